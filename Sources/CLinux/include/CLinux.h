@@ -1,0 +1,32 @@
+/// C declarations for touchwire's Linux backends: the I2C character device, termios,
+/// pseudo-terminals and libgpiod v1. Swift cannot call variadic `ioctl`, so the few
+/// ioctls used are wrapped here with fixed signatures; nothing else in the package
+/// calls ioctl.
+#ifndef TOUCHWIRE_CLINUX_H
+#define TOUCHWIRE_CLINUX_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <termios.h>
+#include <linux/i2c.h>
+#include <linux/i2c-dev.h>
+#include <i2c/smbus.h>
+#include <gpiod.h>
+
+/// Binds the descriptor to a 7-bit slave address (`ioctl(fd, I2C_SLAVE, addr)`).
+int tw_i2c_set_slave(int fd, uint16_t address);
+
+/// One combined transfer (`ioctl(fd, I2C_RDWR, …)`): a write of `wlen` bytes followed,
+/// after a repeated start, by a read of `rlen` bytes from the same address. With
+/// `rlen == 0` only the write message is sent. Returns the ioctl result (-1 + errno).
+int tw_i2c_write_read(int fd, uint16_t address, const uint8_t *wbuf, uint16_t wlen,
+                      uint8_t *rbuf, uint16_t rlen);
+
+/// Adapter capabilities (`ioctl(fd, I2C_FUNCS, &funcs)`).
+int tw_i2c_funcs(int fd, unsigned long *funcs);
+
+/// Sets the modem-control RTS/DTR lines (`TIOCMBIS`/`TIOCMBIC`) — unused for now.
+int tw_pty_unlock(int fd);
+int tw_pty_name(int fd, char *buf, size_t len);
+
+#endif
