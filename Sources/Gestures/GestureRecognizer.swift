@@ -1,0 +1,229 @@
+import TouchCore
+
+/// The base of every recognizer, with UIGestureRecognizer's contract (S1–S21).
+///
+/// Subclasses override `touchesBegan/Moved/Ended/Cancelled`, `timerFired` and `reset`,
+/// and set `state` as UIKit subclasses do; the engine turns those requests into
+/// transitions, arbitration with other recognizers, region deliveries and actions.
+/// Recognizers never read a clock: `now` is the instant of the frame or timer being handled.
+///
+/// Everything here runs on the recognizer loop; nothing on the per-frame path allocates.
+open class GestureRecognizer {
+    /// The configured name: used in events, relations and bindings.
+    public let name: String
+    /// What events call this recognizer.
+    public let kind: GestureKind
+
+    /// The engine this recognizer is installed in (set by `GestureEngine.add`).
+    public internal(set) weak var engine: GestureEngine?
+    /// The region it is attached to.
+    public internal(set) weak var region: Region?
+    /// Position in the engine's recognizer table.
+    public internal(set) var index: Int = -1
+
+    public weak var delegate: GestureRecognizerDelegate?
+
+    /// S22–S25, UIKit defaults.
+    public var cancelsTouchesInView = true
+    public var delaysTouchesBegan = false
+    public var delaysTouchesEnded = true
+
+    /// Names this recognizer recognizes simultaneously with (S17, from the board file).
+    public var simultaneousNames: Set<String> = [] {
+        didSet { engine?.relationsChanged() }
+    }
+
+    // MARK: state
+
+    var committedState: GestureState = .possible
+    /// The transition held back by a failure requirement (S15): `.began`, `.recognized`, or
+    /// `.ended` (began, then ended while waiting).
+    var heldTransition: GestureState?
+    var heldEvent: GestureEvent?
+    /// A begin/recognize request made while the frame is still being offered to others.
+    var deferredTransition: GestureState?
+    /// Set while the recognizer has received touches since its last reset.
+    var isInvolved = false
+    /// Relations resolved to recognizer indices by the engine.
+    var simultaneousMask: UInt64 = 0
+    var requireMask: UInt64 = 0
+    /// The last centroid while touches were present, for events after every finger lifted.
+    var lastLocation: Point = .zero
+
+    /// The current state (S1–S3). A subclass sets it to request a transition; the engine
+    /// decides (S14, S15, S21). While a transition is held by a failure requirement the
+    /// state reads `possible` and `isWaitingForFailure` is true.
+    public var state: GestureState {
+        get { committedState }
+        set {
+            guard let engine else {
+                committedState = newValue
+                return
+            }
+            engine.requestTransition(self, to: newValue)
+        }
+    }
+
+    /// True while a transition is held until other recognizers fail (S15).
+    public var isWaitingForFailure: Bool { heldTransition != nil }
+
+    /// S10: a disabled recognizer receives no touches; disabling one mid-gesture cancels it
+    /// (continuous) or fails it (discrete).
+    public var isEnabled: Bool = true {
+        didSet {
+            guard oldValue, !isEnabled, let engine else { return }
+            engine.recognizerWasDisabled(self)
+        }
+    }
+
+    // MARK: touches (indices into the engine's touch table)
+
+    @usableFromInline var touchSlots: InlineArray<16, Int16> = InlineArray(repeating: -1)
+    @usableFromInline var touchSlotCount = 0
+
+    /// The timer deadline, or nil.
+    public internal(set) var timerDeadline: Instant?
+
+    public init(name: String, kind: GestureKind) {
+        self.name = name
+        self.kind = kind
+    }
+
+    // MARK: subclassing surface
+
+    open func touchesBegan(_ touches: TouchSet) {}
+    open func touchesMoved(_ touches: TouchSet) {}
+    open func touchesEnded(_ touches: TouchSet) {}
+    /// Default: continuous recognizers that began are cancelled; otherwise fail (S9).
+    open func touchesCancelled(_ touches: TouchSet) {
+        switch state {
+        case .began, .changed: state = .cancelled
+        case .possible: state = .failed
+        default: break
+        }
+    }
+    /// Called at the deadline set with `setTimer(at:)`, with `now` equal to the deadline.
+    open func timerFired() {}
+    /// Called after every terminal state (S6); subclasses clear their own fields and call super.
+    open func reset() {}
+    /// Adds the kind-specific fields of an action's event (S4).
+    open func fillEvent(_ event: inout GestureEvent) {}
+    /// Whether the recognizer is continuous (S3). Discrete ones are never cancelled (S2).
+    open var isContinuous: Bool { false }
+
+    /// S18: class-wide one-way prevention; default true.
+    open func canPrevent(_ other: GestureRecognizer) -> Bool { true }
+    /// S18: default true.
+    open func canBePrevented(by other: GestureRecognizer) -> Bool { true }
+    /// S19: subclass-level dynamic failure requirement; default false.
+    open func shouldRequireFailure(of other: GestureRecognizer) -> Bool { false }
+    /// S19: default false.
+    open func shouldBeRequiredToFail(by other: GestureRecognizer) -> Bool { false }
+    /// S21/S28 hook consulted with the delegate's `shouldBegin`; default true.
+    open func gestureShouldBegin() -> Bool { true }
+
+    // MARK: relations
+
+    /// `require(toFail:)`: recognizers that must fail before this one may leave `possible` (S15).
+    public internal(set) var failureRequirements: [GestureRecognizer] = []
+
+    /// S15: this recognizer waits for `other` to fail.
+    public func require(toFail other: GestureRecognizer) {
+        precondition(other !== self, "GestureRecognizer.require(toFail:) with itself")
+        if !failureRequirements.contains(where: { $0 === other }) { failureRequirements.append(other) }
+        engine?.relationsChanged()
+    }
+
+    // MARK: target-action (S4, S7)
+
+    /// Handle returned by `addTarget`, for `removeTarget`.
+    public struct ActionID: Hashable, Sendable { let raw: Int }
+
+    struct TargetAction {
+        let id: Int
+        weak var target: AnyObject?
+        let hasTarget: Bool
+        let selector: String?
+        let body: (GestureRecognizer) -> Void
+    }
+    var actions: [TargetAction] = []
+    private var nextActionID = 0
+
+    /// Adds a closure action. Returns an id for `removeTarget(_:)`.
+    @discardableResult
+    public func addTarget(_ action: @escaping (GestureRecognizer) -> Void) -> ActionID {
+        nextActionID += 1
+        actions.append(TargetAction(id: nextActionID, target: nil, hasTarget: false, selector: nil, body: action))
+        return ActionID(raw: nextActionID)
+    }
+
+    /// Adds a target-action pair, UIKit style: `addTarget(self, action: "handle", Self.handle)`.
+    /// A duplicate (same target object and action name) is ignored (S7).
+    public func addTarget<T: AnyObject>(
+        _ target: T, action name: String, _ method: @escaping (T) -> (GestureRecognizer) -> Void
+    ) {
+        if actions.contains(where: { $0.hasTarget && $0.target === target && $0.selector == name }) { return }
+        nextActionID += 1
+        actions.append(
+            TargetAction(
+                id: nextActionID, target: target, hasTarget: true, selector: name,
+                body: { [weak target] r in if let target { method(target)(r) } }))
+    }
+
+    /// Removes target-action pairs: a nil target matches every target, a nil name every action (S7).
+    public func removeTarget(_ target: AnyObject?, action name: String?) {
+        actions.removeAll { a in
+            guard a.hasTarget else { return target == nil && name == nil }
+            return (target == nil || a.target === target) && (name == nil || a.selector == name)
+        }
+    }
+
+    /// Removes a closure action.
+    public func removeTarget(_ id: ActionID) { actions.removeAll { $0.id == id.raw } }
+
+    /// The event being dispatched while an action runs (S4): state, location and kind fields
+    /// as they were at the transition.
+    public internal(set) var currentEvent: GestureEvent?
+
+    // MARK: touches and locations (S12)
+
+    /// The instant of the frame or timer being handled.
+    public var now: Instant { engine?.now ?? .zero }
+
+    /// numberOfTouches: touches down now or lifted in the frame being handled.
+    public var numberOfTouches: Int { engine?.countTouches(of: self) ?? 0 }
+
+    /// The centroid of the recognizer's touches, in `region`'s coordinates (panel pixels for nil).
+    public func location(in region: Region?) -> Point {
+        let p = engine?.centroid(of: self) ?? .zero
+        guard let region else { return p }
+        return Point(x: p.x - region.frame.x, y: p.y - region.frame.y)
+    }
+
+    /// The location of the recognizer's `index`th touch.
+    public func location(ofTouch index: Int, in region: Region?) -> Point {
+        let t = engine?.touch(of: self, at: index)
+        let p = t?.location ?? .zero
+        guard let region else { return p }
+        return Point(x: p.x - region.frame.x, y: p.y - region.frame.y)
+    }
+
+    /// The recognizer's current touches (down now or lifted in this frame).
+    public var currentTouches: TouchSet { engine?.touches(of: self) ?? TouchSet() }
+
+    /// S11: excludes `touch` from this recognizer for the rest of the sequence.
+    public func ignore(_ touch: Touch) { engine?.ignore(touch, by: self) }
+
+    // MARK: timers (injected clock)
+
+    /// Arms the recognizer's single timer; `timerFired` runs when the loop's clock reaches it.
+    public func setTimer(at deadline: Instant) { timerDeadline = deadline }
+    /// Arms the timer `milliseconds` after `now`.
+    public func setTimer(afterMilliseconds ms: Double) {
+        setTimer(at: now.advanced(byMicroseconds: Int64((ms * 1000).rounded())))
+    }
+    public func cancelTimer() { timerDeadline = nil }
+
+    /// The panel's pixels per point (thresholds in board files are in points).
+    public var pixelsPerPoint: Double { engine?.pixelsPerPoint ?? 1 }
+}

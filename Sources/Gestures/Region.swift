@@ -1,0 +1,68 @@
+import TouchCore
+
+/// A rectangle of the panel that recognizers attach to and touches are delivered to (UIView).
+///
+/// Regions form a tree; a touch is hit-tested to the deepest region containing it (later
+/// siblings are on top, as UIKit's subviews). Recognizers attached to a region observe touches
+/// hit-tested to it and to its sub-regions (S8).
+public final class Region {
+    public let name: String
+    /// In panel pixels.
+    public let frame: Rect
+    /// S28: a control (button) whose default action wins over an ancestor's tap recognizer.
+    public let isControl: Bool
+    /// S29: whether deliveries of a second simultaneous touch reach this region.
+    public let isMultipleTouchEnabled: Bool
+    public private(set) weak var parent: Region?
+    public private(set) var children: [Region] = []
+    /// Position in the engine's region table; set when the engine is built.
+    public internal(set) var index: Int = -1
+
+    public init(name: String, frame: Rect, isControl: Bool = false, isMultipleTouchEnabled: Bool = false) {
+        self.name = name
+        self.frame = frame
+        self.isControl = isControl
+        self.isMultipleTouchEnabled = isMultipleTouchEnabled
+    }
+
+    /// Adds `child` on top of the existing children (UIView.addSubview).
+    public func addChild(_ child: Region) {
+        precondition(child.parent == nil, "Region.addChild: \(child.name) already has a parent")
+        child.parent = self
+        children.append(child)
+    }
+
+    /// The deepest region containing `point`, searching topmost children first; nil if outside.
+    public func hitTest(_ point: Point) -> Region? {
+        guard frame.contains(point) else { return nil }
+        var i = children.count - 1
+        while i >= 0 {
+            if let hit = children[i].hitTest(point) { return hit }
+            i -= 1
+        }
+        return self
+    }
+
+    /// True when `self` is `other` or one of its descendants.
+    public func isDescendant(of other: Region) -> Bool {
+        var r: Region? = self
+        while let current = r {
+            if current === other { return true }
+            r = current.parent
+        }
+        return false
+    }
+
+    /// The nearest control among `self` and its ancestors, if any.
+    public var enclosingControl: Region? {
+        var r: Region? = self
+        while let current = r {
+            if current.isControl { return current }
+            r = current.parent
+        }
+        return nil
+    }
+
+    /// Self followed by every descendant, depth first.
+    func flattened() -> [Region] { [self] + children.flatMap { $0.flattened() } }
+}

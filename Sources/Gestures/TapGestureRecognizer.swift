@@ -1,0 +1,115 @@
+import TouchCore
+
+/// UITapGestureRecognizer: discrete (S2). Recognizes `numberOfTapsRequired` taps of
+/// `numberOfTouchesRequired` fingers; fails when a finger moves more than `maximumMovement`,
+/// a press lasts longer than `maximumPressDuration`, the gap from a lift to the next tap's
+/// first finger exceeds `maximumInterval`, or a tap lands farther than `maximumTapDistance`
+/// from the first. Reports the centroid where it was recognized (S12) and `taps`.
+///
+/// All lengths are in panel pixels (board files give points; the builder converts).
+public final class TapGestureRecognizer: GestureRecognizer {
+    public var numberOfTapsRequired: Int
+    public var numberOfTouchesRequired: Int
+    /// Pixels a finger may move from where it went down.
+    public var maximumMovement: Double
+    /// Microseconds from a lift to the next tap's first finger.
+    public var maximumIntervalMicroseconds: Int64
+    /// Pixels between the first tap and any later one.
+    public var maximumTapDistance: Double
+    /// Microseconds a single tap may be held down.
+    public var maximumPressDurationMicroseconds: Int64 = 1_500_000
+
+    private var tapsCompleted = 0
+    private var fingersDown = 0
+    private var fingersInThisTap = 0
+    private var firstTapLocation: Point?
+    private var recognizedLocation: Point = .zero
+
+    public init(
+        name: String, taps: Int = 1, touches: Int = 1, maximumMovement: Double = 10,
+        maximumIntervalMilliseconds: Double = 300, maximumTapDistance: Double = 45
+    ) {
+        precondition(taps >= 1 && touches >= 1, "TapGestureRecognizer needs at least one tap of one touch")
+        numberOfTapsRequired = taps
+        numberOfTouchesRequired = touches
+        self.maximumMovement = maximumMovement
+        maximumIntervalMicroseconds = Int64(maximumIntervalMilliseconds * 1000)
+        self.maximumTapDistance = maximumTapDistance
+        super.init(name: name, kind: .tap)
+    }
+
+    public override func touchesBegan(_ touches: TouchSet) {
+        if fingersDown == 0 {
+            // A new tap starts: the gap since the last lift was short enough (the timer would have failed us).
+            fingersInThisTap = 0
+            setTimer(at: now.advanced(byMicroseconds: maximumPressDurationMicroseconds))
+        }
+        fingersDown += touches.count
+        fingersInThisTap += touches.count
+        if fingersInThisTap > numberOfTouchesRequired {
+            state = .failed
+            return
+        }
+        let here = touches.centroid
+        if let first = firstTapLocation {
+            if first.distance(to: here) > maximumTapDistance { state = .failed }
+        } else {
+            firstTapLocation = here
+        }
+    }
+
+    public override func touchesMoved(_ touches: TouchSet) {
+        for t in touches where t.location.distance(to: t.startLocation) > maximumMovement {
+            state = .failed
+            return
+        }
+    }
+
+    public override func touchesEnded(_ touches: TouchSet) {
+        if fingersDown == fingersInThisTap { recognizedLocation = location(in: nil) }
+        fingersDown -= touches.count
+        guard fingersDown <= 0 else { return }
+        fingersDown = 0
+        guard fingersInThisTap == numberOfTouchesRequired else {
+            state = .failed
+            return
+        }
+        tapsCompleted += 1
+        if tapsCompleted >= numberOfTapsRequired {
+            cancelTimer()
+            state = .recognized
+        } else {
+            setTimer(at: now.advanced(byMicroseconds: maximumIntervalMicroseconds))
+        }
+    }
+
+    /// The press lasted too long, or the next tap did not come in time.
+    public override func timerFired() { state = .failed }
+
+    public override func reset() {
+        tapsCompleted = 0
+        fingersDown = 0
+        fingersInThisTap = 0
+        firstTapLocation = nil
+    }
+
+    public override func fillEvent(_ event: inout GestureEvent) {
+        event.taps = max(tapsCompleted, 1)
+        if tapsCompleted >= numberOfTapsRequired {
+            event.location = recognizedLocation
+            event.touches = numberOfTouchesRequired
+        }
+    }
+
+    /// S18: a tap never prevents a tap that needs more taps (so single and double tap both report, S16).
+    public override func canPrevent(_ other: GestureRecognizer) -> Bool {
+        if let tap = other as? TapGestureRecognizer, tap.numberOfTapsRequired > numberOfTapsRequired { return false }
+        return true
+    }
+
+    /// S28: a tap attached to an ancestor does not fire for touches on a control.
+    public override func gestureShouldBegin() -> Bool {
+        guard let engine else { return true }
+        return !engine.touchesAreOnControl(below: self)
+    }
+}

@@ -1,0 +1,97 @@
+import Synchronization
+
+/// A bounded, lock-free, single-producer / single-consumer ring of plain values.
+///
+/// Allocated once at `init`; `tryPush` and `tryPop` never allocate, lock or block.
+/// The capacity is rounded up to a power of two and the indices run free (masked on
+/// access), as in Linux `kfifo` and rigtorp's `SPSCQueue`: each side writes only its own
+/// index with release ordering, reads the other's with acquire ordering, and keeps a
+/// cached copy of the other's index so that most operations touch one shared cache line.
+///
+/// Exactly one thread may call the producer methods (`tryPush`) and exactly one thread
+/// the consumer methods (`tryPop`, `popAll`); the counters may be read from anywhere.
+public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
+    // @unchecked Sendable: `slots` is written only by the producer at indices the consumer
+    // has released (acquire on `head`) and read only by the consumer at indices the
+    // producer has published (release on `tail`); the cached indices are each owned by one side.
+
+    /// Number of elements the ring can hold.
+    public let capacity: Int
+    private let mask: Int
+    private let slots: UnsafeMutablePointer<Element>
+
+    /// Next index the consumer will read. Written by the consumer only.
+    private let head = Atomic<Int>(0)
+    private let _padA: (Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0)
+    /// Next index the producer will write. Written by the producer only.
+    private let tail = Atomic<Int>(0)
+    private let _padB: (Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0)
+    /// The producer's last view of `head`.
+    private var producerCachedHead = 0
+    private let _padC: (Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0)
+    /// The consumer's last view of `tail`.
+    private var consumerCachedTail = 0
+
+    /// Pushes refused because the ring was full (written by the producer).
+    private let refused = Atomic<Int>(0)
+    /// The most elements ever held at once (written by the producer).
+    private let highWater = Atomic<Int>(0)
+
+    /// Allocates storage for at least `minimumCapacity` elements (rounded up to a power of two, at least 2).
+    public init(minimumCapacity: Int) {
+        precondition(minimumCapacity > 0, "SPSCRing(minimumCapacity:) needs a positive capacity")
+        var c = 2
+        while c < minimumCapacity { c <<= 1 }
+        capacity = c
+        mask = c - 1
+        slots = .allocate(capacity: c)
+    }
+
+    deinit { slots.deallocate() }
+
+    /// Producer: appends `element` if there is room. Returns false (and counts a refusal) when full.
+    @inline(__always) @discardableResult
+    public func tryPush(_ element: Element) -> Bool {
+        let t = tail.load(ordering: .relaxed)
+        if t &- producerCachedHead >= capacity {
+            producerCachedHead = head.load(ordering: .acquiring)
+            if t &- producerCachedHead >= capacity {
+                refused.wrappingAdd(1, ordering: .relaxed)
+                return false
+            }
+        }
+        (slots + (t & mask)).initialize(to: element)
+        tail.store(t &+ 1, ordering: .releasing)
+        let used = t &+ 1 &- producerCachedHead
+        if used > highWater.load(ordering: .relaxed) { highWater.store(used, ordering: .relaxed) }
+        return true
+    }
+
+    /// Producer: free slots as seen now (may grow concurrently as the consumer pops).
+    public var freeSlotsForProducer: Int {
+        producerCachedHead = head.load(ordering: .acquiring)
+        return capacity - (tail.load(ordering: .relaxed) &- producerCachedHead)
+    }
+
+    /// Consumer: removes and returns the oldest element, or nil when empty.
+    @inline(__always)
+    public func tryPop() -> Element? {
+        let h = head.load(ordering: .relaxed)
+        if h == consumerCachedTail {
+            consumerCachedTail = tail.load(ordering: .acquiring)
+            if h == consumerCachedTail { return nil }
+        }
+        let element = (slots + (h & mask)).pointee
+        head.store(h &+ 1, ordering: .releasing)
+        return element
+    }
+
+    /// Elements currently held (exact on either side only when the other side is idle).
+    public var count: Int { tail.load(ordering: .acquiring) &- head.load(ordering: .acquiring) }
+
+    /// Total pushes refused because the ring was full.
+    public var refusedCount: Int { refused.load(ordering: .relaxed) }
+
+    /// The most elements ever held at once.
+    public var highWaterMark: Int { highWater.load(ordering: .relaxed) }
+}
