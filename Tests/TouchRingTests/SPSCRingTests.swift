@@ -1,0 +1,117 @@
+import Foundation
+import TouchCore
+import XCTest
+
+@testable import TouchRing
+
+final class SPSCRingTests: XCTestCase {
+    func testCapacityRoundsUpToPowerOfTwo() {
+        XCTAssertEqual(SPSCRing<Int>(minimumCapacity: 5).capacity, 8)
+        XCTAssertEqual(SPSCRing<Int>(minimumCapacity: 8).capacity, 8)
+        XCTAssertEqual(SPSCRing<Int>(minimumCapacity: 1).capacity, 2)
+    }
+
+    func testEmptyPopsNilAndFullRefusesAndCounts() {
+        let ring = SPSCRing<Int>(minimumCapacity: 4)
+        XCTAssertNil(ring.tryPop())
+        for i in 0..<4 { XCTAssertTrue(ring.tryPush(i)) }
+        XCTAssertFalse(ring.tryPush(99))
+        XCTAssertFalse(ring.tryPush(100))
+        XCTAssertEqual(ring.refusedCount, 2)
+        XCTAssertEqual(ring.highWaterMark, 4)
+        XCTAssertEqual((0..<4).compactMap { _ in ring.tryPop() }, [0, 1, 2, 3])
+        XCTAssertNil(ring.tryPop())
+    }
+
+    func testWrapAroundKeepsOrder() {
+        let ring = SPSCRing<Int>(minimumCapacity: 4)
+        var expected = 0
+        var next = 0
+        for round in 0..<1000 {
+            let n = round % 4 + 1
+            for _ in 0..<n { if ring.tryPush(next) { next += 1 } }
+            while let v = ring.tryPop() {
+                XCTAssertEqual(v, expected)
+                expected += 1
+            }
+        }
+        XCTAssertEqual(expected, next)
+        XCTAssertGreaterThan(next, 2000)
+    }
+
+    /// Two threads: every value arrives once, in order; refused pushes are exactly the missing ones.
+    func testTwoThreadStressKeepsOrderAndCountsDrops() {
+        let ring = SPSCRing<Int>(minimumCapacity: 64)
+        let total = 200_000
+        let done = DispatchSemaphore(value: 0)
+        final class Box: @unchecked Sendable { var received: [Int] = [] }  // written by the consumer thread only, read after join
+        let box = Box()
+        box.received.reserveCapacity(total)
+        let accepted = ManagedAtomicCounter()
+        let producer = Thread {
+            for i in 0..<total where ring.tryPush(i) { accepted.increment() }
+            while !ring.tryPush(-1) {}
+            done.signal()
+        }
+        let consumer = Thread {
+            while true {
+                guard let v = ring.tryPop() else { continue }
+                if v == -1 { break }
+                box.received.append(v)
+            }
+            done.signal()
+        }
+        producer.start()
+        consumer.start()
+        done.wait()
+        done.wait()
+        XCTAssertEqual(box.received.count, accepted.value)
+        XCTAssertEqual(box.received, box.received.sorted())
+        XCTAssertEqual(Set(box.received).count, box.received.count)
+        // Every value the producer could not push was counted as refused (the end marker may add retries).
+        XCTAssertGreaterThanOrEqual(ring.refusedCount, total - accepted.value)
+        XCTAssertEqual(box.received.count + (total - accepted.value), total)
+    }
+}
+
+/// A counter written by one thread and read after it has finished.
+final class ManagedAtomicCounter: @unchecked Sendable {
+    // Written only by the producer thread; read after the semaphore join (happens-before).
+    private(set) var value = 0
+    func increment() { value += 1 }
+}
+
+final class FrameQueueTests: XCTestCase {
+    private func frame(_ ms: Int64, _ ids: UInt8...) -> TouchFrame {
+        TouchFrame(timestamp: .milliseconds(ms), contacts: ids.map { Contact(id: $0, x: 10, y: 10) })
+    }
+
+    func testFramesPassThroughInOrder() {
+        let q = FrameQueue(capacity: 4)
+        XCTAssertTrue(q.offer(frame(1, 0)))
+        XCTAssertTrue(q.offer(frame(2)))
+        XCTAssertEqual(q.poll()?.timestamp, .milliseconds(1))
+        XCTAssertEqual(q.poll()?.count, 0)
+        XCTAssertNil(q.poll())
+    }
+
+    /// Overflow never loses a lift: the newest snapshot is kept and delivered after a system cancel.
+    func testOverflowKeepsNewestSnapshotAndCancelsTouchesInProgress() {
+        let q = FrameQueue(capacity: 4)
+        for ms in 1...4 { XCTAssertTrue(q.offer(frame(Int64(ms), 0))) }
+        XCTAssertFalse(q.offer(frame(5, 0)))  // full: kept aside
+        XCTAssertFalse(q.offer(frame(6)))  // the lift replaces it
+        XCTAssertEqual(q.droppedFrames, 1)
+        XCTAssertEqual(q.overflowCount, 1)
+        XCTAssertTrue(q.hasPending)
+        for ms in 1...4 { XCTAssertEqual(q.poll()?.timestamp, .milliseconds(Int64(ms))) }
+        q.flush()
+        let cancel = q.poll()
+        XCTAssertEqual(cancel?.isCancel, true)
+        let lift = q.poll()
+        XCTAssertEqual(lift?.timestamp, .milliseconds(6))
+        XCTAssertEqual(lift?.count, 0)
+        XCTAssertFalse(q.hasPending)
+        XCTAssertNil(q.poll())
+    }
+}
