@@ -1,0 +1,87 @@
+import TouchCore
+
+/// UILongPressGestureRecognizer: continuous (S3). Begins when `numberOfTouchesRequired`
+/// fingers have stayed within `allowableMovement` for `minimumPressDuration` (after
+/// `numberOfTapsRequired` preceding taps); then `changed` on every move (its location follows
+/// the finger, without a movement limit), `ended` on lift. Fails if the fingers move too far
+/// or lift before the duration.
+public final class LongPressGestureRecognizer: GestureRecognizer {
+    public var minimumPressDurationMicroseconds: Int64
+    /// Pixels the fingers may move before the press begins.
+    public var allowableMovement: Double
+    public var numberOfTouchesRequired: Int
+    public var numberOfTapsRequired: Int
+
+    private var fingersDown = 0
+    private var tapsSeen = 0
+    private var anchor: Point?
+
+    public init(
+        name: String, minimumPressDurationMilliseconds: Double = 500, allowableMovement: Double = 10,
+        touches: Int = 1, taps: Int = 0
+    ) {
+        minimumPressDurationMicroseconds = Int64(minimumPressDurationMilliseconds * 1000)
+        self.allowableMovement = allowableMovement
+        numberOfTouchesRequired = touches
+        numberOfTapsRequired = taps
+        super.init(name: name, kind: .longPress)
+    }
+
+    public override var isContinuous: Bool { true }
+
+    public override func touchesBegan(_ touches: TouchSet) {
+        fingersDown += touches.count
+        if state != .possible { return }
+        if fingersDown > numberOfTouchesRequired {
+            state = .failed
+        } else if fingersDown == numberOfTouchesRequired && tapsSeen >= numberOfTapsRequired {
+            anchor = location(in: nil)
+            setTimer(at: now.advanced(byMicroseconds: minimumPressDurationMicroseconds))
+        }
+    }
+
+    public override func touchesMoved(_ touches: TouchSet) {
+        switch state {
+        case .began, .changed:
+            state = .changed
+        case .possible:
+            if let anchor, location(in: nil).distance(to: anchor) > allowableMovement { state = .failed }
+        default:
+            break
+        }
+    }
+
+    public override func touchesEnded(_ touches: TouchSet) {
+        fingersDown -= touches.count
+        switch state {
+        case .began, .changed:
+            state = .ended
+        case .possible:
+            if isWaitingForFailure {
+                state = .ended
+            } else if tapsSeen < numberOfTapsRequired && fingersDown == 0 {
+                tapsSeen += 1  // a preceding tap of a tap-and-hold
+                cancelTimer()
+                setTimer(at: now.advanced(byMicroseconds: 300_000))
+            } else {
+                state = .failed
+            }
+        default:
+            break
+        }
+    }
+
+    public override func timerFired() {
+        if anchor != nil && fingersDown == numberOfTouchesRequired {
+            state = .began
+        } else {
+            state = .failed  // the next tap of a tap-and-hold did not come
+        }
+    }
+
+    public override func reset() {
+        fingersDown = 0
+        tapsSeen = 0
+        anchor = nil
+    }
+}

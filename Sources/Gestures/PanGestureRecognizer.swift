@@ -1,0 +1,108 @@
+import TouchCore
+
+/// UIPanGestureRecognizer: continuous (S3). Begins once the centroid of between
+/// `minimumNumberOfTouches` and `maximumNumberOfTouches` fingers has moved `minimumDistance`
+/// pixels; reports `translation` (settable, as `setTranslation`) and `velocity` (least squares
+/// over the last 100 ms); ends when the fingers lift.
+public final class PanGestureRecognizer: GestureRecognizer {
+    public var minimumNumberOfTouches: Int
+    public var maximumNumberOfTouches: Int
+    /// Pixels the centroid must travel before the pan begins.
+    public var minimumDistance: Double
+
+    private var origin: Point?
+    private var touchCount = 0
+    private var tracker = VelocityTracker()
+
+    public init(name: String, minimumTouches: Int = 1, maximumTouches: Int = .max, minimumDistance: Double = 10) {
+        minimumNumberOfTouches = minimumTouches
+        maximumNumberOfTouches = maximumTouches
+        self.minimumDistance = minimumDistance
+        super.init(name: name, kind: .pan)
+    }
+
+    public override var isContinuous: Bool { true }
+
+    /// Translation of the centroid since the pan began (or since `setTranslation`).
+    public var translation: Point {
+        guard let origin else { return .zero }
+        return location(in: nil) - origin
+    }
+
+    /// Moves the reference so that `translation` reads `value` now.
+    public func setTranslation(_ value: Point) { origin = location(in: nil) - value }
+
+    /// Pixels per second.
+    public var velocity: Point { tracker.velocity() }
+
+    public override func touchesBegan(_ touches: TouchSet) {
+        touchCount += touches.count
+        rebase()
+        if touchCount > maximumNumberOfTouches && state == .possible { state = .failed }
+    }
+
+    public override func touchesMoved(_ touches: TouchSet) {
+        let here = location(in: nil)
+        tracker.add(here, at: now)
+        switch state {
+        case .possible:
+            guard touchCount >= minimumNumberOfTouches, touchCount <= maximumNumberOfTouches, let origin else { return }
+            if isWaitingForFailure || here.distance(to: origin) >= minimumDistance { state = .began }
+        case .began, .changed:
+            state = .changed
+        default:
+            break
+        }
+    }
+
+    public override func touchesEnded(_ touches: TouchSet) {
+        touchCount -= touches.count
+        if touchCount > 0 {
+            rebase()
+            return
+        }
+        switch state {
+        case .began, .changed: state = .ended
+        case .possible: state = isWaitingForFailure ? .ended : .failed
+        default: break
+        }
+    }
+
+    /// Keeps the translation continuous when fingers join or leave (the centroid jumps).
+    private func rebase() {
+        let current = currentTouchesCentroidExcludingEnded()
+        if let o = origin {
+            let t = lastCentroid - o
+            origin = current - t
+        } else {
+            origin = current
+        }
+        lastCentroid = current
+        tracker.reset()
+        tracker.add(current, at: now)
+    }
+
+    private var lastCentroid: Point = .zero
+
+    private func currentTouchesCentroidExcludingEnded() -> Point {
+        var sx = 0.0, sy = 0.0, n = 0.0
+        for t in currentTouches where t.phase != .ended && t.phase != .cancelled {
+            sx += t.location.x
+            sy += t.location.y
+            n += 1
+        }
+        return n > 0 ? Point(x: sx / n, y: sy / n) : location(in: nil)
+    }
+
+    public override func fillEvent(_ event: inout GestureEvent) {
+        lastCentroid = location(in: nil)
+        event.translation = translation
+        event.velocity = velocity
+    }
+
+    public override func reset() {
+        origin = nil
+        touchCount = 0
+        tracker.reset()
+    }
+}

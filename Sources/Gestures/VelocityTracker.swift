@@ -1,0 +1,55 @@
+import TouchCore
+
+/// Velocity from a least-squares line fit over the samples of the last `windowMicroseconds`
+/// (100 ms by default, at most 16 samples), as Flutter's tracker does — robust to the jitter
+/// of a single report, unlike the difference of the last two samples.
+///
+/// A fixed ring of samples: adding and estimating never allocate.
+public struct VelocityTracker: Sendable {
+    public static let sampleCapacity = 16
+    public var windowMicroseconds: Int64 = 100_000
+    private var times: InlineArray<16, Int64> = InlineArray(repeating: 0)
+    private var xs: InlineArray<16, Double> = InlineArray(repeating: 0)
+    private var ys: InlineArray<16, Double> = InlineArray(repeating: 0)
+    private var next = 0
+    private var stored = 0
+
+    public init() {}
+
+    public mutating func reset() {
+        next = 0
+        stored = 0
+    }
+
+    public mutating func add(_ p: Point, at t: Instant) {
+        times[next] = t.microseconds
+        xs[next] = p.x
+        ys[next] = p.y
+        next = (next + 1) % VelocityTracker.sampleCapacity
+        stored = min(stored + 1, VelocityTracker.sampleCapacity)
+    }
+
+    /// Pixels per second along x and y; zero with fewer than two samples in the window.
+    public func velocity() -> Point {
+        guard stored >= 2 else { return .zero }
+        let newest = (next + VelocityTracker.sampleCapacity - 1) % VelocityTracker.sampleCapacity
+        let tNewest = times[newest]
+        var n = 0.0, st = 0.0, sx = 0.0, sy = 0.0, stt = 0.0, stx = 0.0, sty = 0.0
+        for k in 0..<stored {
+            let i = (newest - k + VelocityTracker.sampleCapacity) % VelocityTracker.sampleCapacity
+            let age = tNewest - times[i]
+            if age > windowMicroseconds { break }
+            let t = -Double(age) / 1e6
+            n += 1
+            st += t
+            sx += xs[i]
+            sy += ys[i]
+            stt += t * t
+            stx += t * xs[i]
+            sty += t * ys[i]
+        }
+        let denominator = n * stt - st * st
+        guard n >= 2, denominator > 1e-12 else { return .zero }
+        return Point(x: (n * stx - st * sx) / denominator, y: (n * sty - st * sy) / denominator)
+    }
+}
