@@ -1,0 +1,39 @@
+import Gestures
+import TouchCore
+import TouchRing
+
+/// One pass of the recognizer loop: every frame waiting in the ring, then the timers due by `now`.
+///
+/// Real-time safe: no allocation, lock or blocking call (checked by a malloc-counting test).
+/// The thread that runs it (`ServiceThreads`) sleeps on a `Wakeup` until a frame or the
+/// engine's next deadline; tests call `step(now:)` directly on an injected clock.
+public final class RecognizerStage {
+    public let frames: FrameQueue
+    public let engine: GestureEngine
+    /// Frames handed to the engine so far.
+    public private(set) var framesProcessed = 0
+
+    public init(frames: FrameQueue, engine: GestureEngine) {
+        self.frames = frames
+        self.engine = engine
+    }
+
+    /// Processes the queued frames in order, then fires timers due by `now`. Returns the frames handled.
+    @discardableResult
+    public func step(now: Instant) -> Int {
+        var handled = 0
+        while let frame = frames.poll() {
+            engine.process(frame)
+            handled += 1
+        }
+        engine.advance(to: now)
+        framesProcessed += handled
+        return handled
+    }
+
+    /// Microseconds until the engine's next timer, measured from `now` (nil: none armed).
+    public func timeUntilNextDeadline(from now: Instant) -> Int64? {
+        guard let d = engine.nextDeadline else { return nil }
+        return max(0, d.microseconds(since: now))
+    }
+}
