@@ -221,13 +221,12 @@ public enum TraceReader {
         var index = 0
         while try s.nextElement(first: &first) {
             guard s.peekKind() == .object else { throw LineError("contact \(index) must be an object {\"id\":…,\"x\":…,\"y\":…}") }
+            guard !frame.isFull else { throw LineError("more than \(TouchFrame.capacity) contacts in one frame") }
             let contact = try parseContact(&s, index: index)
             if frame.contact(withID: contact.id) != nil {
                 throw LineError("duplicate contact id \(contact.id) in one frame")
             }
-            guard frame.append(contact) else {
-                throw LineError("more than \(TouchFrame.capacity) contacts in one frame")
-            }
+            frame.append(contact)
             index += 1
         }
     }
