@@ -83,8 +83,9 @@ public enum FocalTechDecoder {
             let xh = bytes[base + FocalTechRegisters.pointXHigh]
             let yh = bytes[base + FocalTechRegisters.pointYHigh]
             let event = xh >> 6
-            guard event == FocalTechRegisters.Event.pressDown.rawValue
-                || event == FocalTechRegisters.Event.contact.rawValue
+            guard
+                event == FocalTechRegisters.Event.pressDown.rawValue
+                    || event == FocalTechRegisters.Event.contact.rawValue
             else { continue }
             let id = yh >> 4
             if id == FocalTechRegisters.invalidTouchID || report.frame.contact(withID: id) != nil {

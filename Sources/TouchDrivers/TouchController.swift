@@ -17,8 +17,9 @@ public struct ControllerIdentity: Hashable, Sendable, CustomStringConvertible {
     /// The vendor / panel id register's value (FocalTech 0xA8), nil when the read failed.
     public var vendor: UInt8?
 
-    public init(chipName: String, address: I2CAddress, chipID: UInt8? = nil, firmware: UInt8? = nil, vendor: UInt8? = nil)
-    {
+    public init(
+        chipName: String, address: I2CAddress, chipID: UInt8? = nil, firmware: UInt8? = nil, vendor: UInt8? = nil
+    ) {
         self.chipName = chipName
         self.address = address
         self.chipID = chipID

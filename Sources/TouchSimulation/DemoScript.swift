@@ -35,7 +35,8 @@ public enum DemoScript {
             let px = min(max(x, 0), w - 1)
             let py = min(max(y, 0), h - 1)
             frames.append(
-                TouchFrame(timestamp: Instant(microseconds: t), contacts: [Contact(id: 0, x: px.rounded(), y: py.rounded())]))
+                TouchFrame(
+                    timestamp: Instant(microseconds: t), contacts: [Contact(id: 0, x: px.rounded(), y: py.rounded())]))
         }
         /// A still finger from `t` for `length` µs; returns the lift time.
         func hold(from t: Int64, length: Int64, x: Double, y: Double) -> Int64 {

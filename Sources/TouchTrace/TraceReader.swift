@@ -27,7 +27,9 @@ public enum TraceReader {
             throw TraceError.io(file: path, message: "cannot read trace: \(error.localizedDescription)")
         }
         let result = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<Trace, TraceError> in
-            do throws(TraceError) { return .success(try parse(bytes: raw, name: path)) } catch { return .failure(error) }
+            do throws(TraceError) { return .success(try parse(bytes: raw, name: path)) } catch {
+                return .failure(error)
+            }
         }
         return try result.get()
     }
@@ -145,10 +147,12 @@ public enum TraceReader {
         }
         try s.expectEnd()
         guard let version else {
-            throw LineError("not a touchwire trace: the header lacks \"touchwire_trace\":1 (the first line must be the header)")
+            throw LineError(
+                "not a touchwire trace: the header lacks \"touchwire_trace\":1 (the first line must be the header)")
         }
         guard version == Int64(TraceHeader.formatVersion) else {
-            throw LineError("unsupported trace version \(version) (this reader knows version \(TraceHeader.formatVersion))")
+            throw LineError(
+                "unsupported trace version \(version) (this reader knows version \(TraceHeader.formatVersion))")
         }
         guard let panel else { throw LineError("the header lacks \"panel\":{\"width\":…,\"height\":…}") }
         return TraceHeader(panelWidth: panel.0, panelHeight: panel.1, source: source)
@@ -180,7 +184,9 @@ public enum TraceReader {
         -> TouchFrame
     {
         var s = JSONLineScanner(line)
-        guard s.peekKind() == .object else { throw LineError("a frame must be a JSON object {\"t_us\":…,\"contacts\":[…]}") }
+        guard s.peekKind() == .object else {
+            throw LineError("a frame must be a JSON object {\"t_us\":…,\"contacts\":[…]}")
+        }
         try s.beginObject()
         var time: Int64?
         var cancel = false
@@ -206,7 +212,8 @@ public enum TraceReader {
         try s.expectEnd()
         guard let time else { throw LineError("missing \"t_us\"") }
         if let previousTime, time < previousTime {
-            throw LineError("\"t_us\" \(time) is earlier than the previous frame's \(previousTime) (must be non-decreasing)")
+            throw LineError(
+                "\"t_us\" \(time) is earlier than the previous frame's \(previousTime) (must be non-decreasing)")
         }
         if cancel { return .cancel(at: Instant(microseconds: time)) }
         guard sawContacts else { throw LineError("missing \"contacts\" (use [] when every finger is up)") }
@@ -220,7 +227,9 @@ public enum TraceReader {
         var first = true
         var index = 0
         while try s.nextElement(first: &first) {
-            guard s.peekKind() == .object else { throw LineError("contact \(index) must be an object {\"id\":…,\"x\":…,\"y\":…}") }
+            guard s.peekKind() == .object else {
+                throw LineError("contact \(index) must be an object {\"id\":…,\"x\":…,\"y\":…}")
+            }
             guard !frame.isFull else { throw LineError("more than \(TouchFrame.capacity) contacts in one frame") }
             let contact = try parseContact(&s, index: index)
             if frame.contact(withID: contact.id) != nil {

@@ -153,7 +153,8 @@ final class DriverSimulationTests: XCTestCase {
         for (a, b) in zip(frames, frames.dropFirst()) { XCTAssertLessThanOrEqual(a.timestamp, b.timestamp) }
 
         let (bus, model, driver) = makeWorld()
-        var player = TouchScriptPlayer(frames: frames, start: Instant.milliseconds(1000), loopPeriod: DemoScript.duration)
+        var player = TouchScriptPlayer(
+            frames: frames, start: Instant.milliseconds(1000), loopPeriod: DemoScript.duration)
         var downFrames = 0
         var now = Instant.milliseconds(1000)
         var sawTwoLoops = false

@@ -3,7 +3,8 @@ import TouchDrivers
 import XCTest
 
 /// Builds a FocalTech touch image: header + `slots` records, unused bytes = `fill`.
-func focalTechImage(count: UInt8, gesture: UInt8 = 0, slots: Int = 2, fill: UInt8 = 0xFF, records: [[UInt8]]) -> [UInt8] {
+func focalTechImage(count: UInt8, gesture: UInt8 = 0, slots: Int = 2, fill: UInt8 = 0xFF, records: [[UInt8]]) -> [UInt8]
+{
     var bytes = [UInt8](repeating: fill, count: 3 + 6 * slots)
     bytes[0] = 0x00
     bytes[1] = gesture
@@ -16,7 +17,10 @@ func focalTechImage(count: UInt8, gesture: UInt8 = 0, slots: Int = 2, fill: UInt
 
 /// One 6-byte point record.
 func record(event: UInt8, id: UInt8, x: Int, y: Int, weight: UInt8 = 0x20, area: UInt8 = 3) -> [UInt8] {
-    [event << 6 | UInt8((x >> 8) & 0x0F), UInt8(x & 0xFF), id << 4 | UInt8((y >> 8) & 0x0F), UInt8(y & 0xFF), weight, area << 4]
+    [
+        event << 6 | UInt8((x >> 8) & 0x0F), UInt8(x & 0xFF), id << 4 | UInt8((y >> 8) & 0x0F), UInt8(y & 0xFF), weight,
+        area << 4,
+    ]
 }
 
 func decode(_ bytes: [UInt8], maxPoints: Int = 2, width: Int = 800, height: Int = 480) -> FocalTechReport {
@@ -66,7 +70,8 @@ final class FocalTechDecoderTests: XCTestCase {
 
     func testInvalidIDDropped() {
         let r = decode(
-            focalTechImage(count: 2, records: [record(event: 2, id: 0x0F, x: 5, y: 5), record(event: 2, id: 1, x: 6, y: 6)]))
+            focalTechImage(
+                count: 2, records: [record(event: 2, id: 0x0F, x: 5, y: 5), record(event: 2, id: 1, x: 6, y: 6)]))
         XCTAssertTrue(r.isValid)
         XCTAssertEqual(r.frame.count, 1)
         XCTAssertEqual(r.frame[0].id, 1)
@@ -75,7 +80,8 @@ final class FocalTechDecoderTests: XCTestCase {
 
     func testDuplicateIDDropped() {
         let r = decode(
-            focalTechImage(count: 2, records: [record(event: 2, id: 1, x: 5, y: 5), record(event: 2, id: 1, x: 6, y: 6)]))
+            focalTechImage(
+                count: 2, records: [record(event: 2, id: 1, x: 5, y: 5), record(event: 2, id: 1, x: 6, y: 6)]))
         XCTAssertEqual(r.frame.count, 1)
         XCTAssertEqual(r.frame[0].position, Point(x: 5, y: 5))
         XCTAssertEqual(r.rejectedInvalidID, 1)
@@ -93,7 +99,10 @@ final class FocalTechDecoderTests: XCTestCase {
         let r = decode(
             focalTechImage(
                 count: 3, slots: 3,
-                records: [record(event: 2, id: 0, x: 1, y: 1), record(event: 2, id: 1, x: 2, y: 2), record(event: 2, id: 2, x: 3, y: 3)]))
+                records: [
+                    record(event: 2, id: 0, x: 1, y: 1), record(event: 2, id: 1, x: 2, y: 2),
+                    record(event: 2, id: 2, x: 3, y: 3),
+                ]))
         XCTAssertFalse(r.isValid)
         XCTAssertEqual(r.rejectedTooMany, 1)
         XCTAssertEqual(r.reportedCount, 3)
@@ -104,7 +113,8 @@ final class FocalTechDecoderTests: XCTestCase {
 
     func testOutOfPanelRejectedAndCounted() {
         let r = decode(
-            focalTechImage(count: 2, records: [record(event: 2, id: 0, x: 800, y: 10), record(event: 2, id: 1, x: 10, y: 480)]))
+            focalTechImage(
+                count: 2, records: [record(event: 2, id: 0, x: 800, y: 10), record(event: 2, id: 1, x: 10, y: 480)]))
         XCTAssertTrue(r.isValid)
         XCTAssertTrue(r.frame.isEmpty)
         XCTAssertEqual(r.rejectedOutOfPanel, 2)

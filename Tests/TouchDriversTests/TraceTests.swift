@@ -6,9 +6,13 @@ import XCTest
 final class TraceTests: XCTestCase {
     let header = #"{"touchwire_trace":1,"panel":{"width":800,"height":480},"source":"sim"}"#
 
-    private func expectError(_ text: String, line: Int, contains fragment: String, file: StaticString = #filePath, l: UInt = #line) {
+    private func expectError(
+        _ text: String, line: Int, contains fragment: String, file: StaticString = #filePath, l: UInt = #line
+    ) {
         XCTAssertThrowsError(try TraceReader.parse(text: text, name: "trace.jsonl"), file: file, line: l) { error in
-            guard let e = error as? TraceError else { return XCTFail("not a TraceError: \(error)", file: file, line: l) }
+            guard let e = error as? TraceError else {
+                return XCTFail("not a TraceError: \(error)", file: file, line: l)
+            }
             XCTAssertEqual(e.line, line, "\(e)", file: file, line: l)
             let d = e.description
             XCTAssertTrue(d.hasPrefix("trace.jsonl:\(line): "), d, file: file, line: l)
@@ -24,14 +28,17 @@ final class TraceTests: XCTestCase {
             {"t_us":130000,"contacts":[]}
             {"t_us":130000,"cancel":true}
 
-            
+
             """
         let trace = try TraceReader.parse(text: text, name: "t")
         XCTAssertEqual(trace.header, TraceHeader(panelWidth: 800, panelHeight: 480, source: "sim"))
         XCTAssertEqual(trace.frames.count, 3)
-        XCTAssertEqual(trace.frames[0].contacts, [
-            Contact(id: 0, position: Point(x: 401.5, y: 233), pressure: 12, area: 3), Contact(id: 1, x: 520, y: 240),
-        ])
+        XCTAssertEqual(
+            trace.frames[0].contacts,
+            [
+                Contact(id: 0, position: Point(x: 401.5, y: 233), pressure: 12, area: 3),
+                Contact(id: 1, x: 520, y: 240),
+            ])
         XCTAssertTrue(trace.frames[1].isEmpty)
         XCTAssertFalse(trace.frames[1].isCancel)
         XCTAssertTrue(trace.frames[2].isCancel)
@@ -44,10 +51,13 @@ final class TraceTests: XCTestCase {
         expectError("\(header)\n\(f)\n{\"contacts\":[]}\n", line: 3, contains: "missing \"t_us\"")
         expectError("\(header)\n{\"t_us\":5,\"contacts\":[]}\n\(f)\n", line: 3, contains: "earlier than the previous")
         expectError("\(f)\n", line: 1, contains: "touchwire_trace")
-        expectError(#"{"touchwire_trace":2,"panel":{"width":1,"height":1}}"#, line: 1, contains: "unsupported trace version 2")
+        expectError(
+            #"{"touchwire_trace":2,"panel":{"width":1,"height":1}}"#, line: 1, contains: "unsupported trace version 2")
         expectError("", line: 1, contains: "empty trace")
         expectError("not json\n", line: 1, contains: "header")
-        expectError("\(header)\n{\"t_us\":1,\"contacts\":[{\"id\":0,\"x\":\"1\",\"y\":2}]}", line: 2, contains: #""x" must be a number"#)
+        expectError(
+            "\(header)\n{\"t_us\":1,\"contacts\":[{\"id\":0,\"x\":\"1\",\"y\":2}]}", line: 2,
+            contains: #""x" must be a number"#)
         expectError("\(header)\n{\"t_us\":1.5,\"contacts\":[]}", line: 2, contains: #""t_us" must be an integer"#)
         expectError("\(header)\n{\"t_us\":1,\"contacts\":[{\"id\":10,\"x\":1,\"y\":2}]}", line: 2, contains: "0…9")
         expectError("\(header)\n{\"t_us\":1,\"contacts\":[{\"id\":1,\"x\":1}]}", line: 2, contains: "lacks \"y\"")
@@ -65,8 +75,10 @@ final class TraceTests: XCTestCase {
     }
 
     func testGarbageNeverCrashes() {
-        let samples = ["{", "[", "\"", "{\"t_us\":", "{\"t_us\":-", "{\"t_us\":1e999,\"contacts\":[]}",
-                       String(repeating: "[", count: 10_000), "{\"a\":\"\\u12\"}", "\u{0}\u{1}", "{\"t_us\":01}"]
+        let samples = [
+            "{", "[", "\"", "{\"t_us\":", "{\"t_us\":-", "{\"t_us\":1e999,\"contacts\":[]}",
+            String(repeating: "[", count: 10_000), "{\"a\":\"\\u12\"}", "\u{0}\u{1}", "{\"t_us\":01}",
+        ]
         for s in samples {
             XCTAssertThrowsError(try TraceReader.parse(text: "\(header)\n\(s)"))
         }
@@ -75,13 +87,17 @@ final class TraceTests: XCTestCase {
     func testRoundTripThroughWriter() throws {
         let frames = [
             TouchFrame(timestamp: Instant(microseconds: 0)),
-            TouchFrame(timestamp: Instant(microseconds: 10), contacts: [
-                Contact(id: 0, position: Point(x: 1.25, y: 479), pressure: 7, area: 2), Contact(id: 9, x: 0.1, y: 1e-3),
-            ]),
+            TouchFrame(
+                timestamp: Instant(microseconds: 10),
+                contacts: [
+                    Contact(id: 0, position: Point(x: 1.25, y: 479), pressure: 7, area: 2),
+                    Contact(id: 9, x: 0.1, y: 1e-3),
+                ]),
             .cancel(at: Instant(microseconds: 10)),
             TouchFrame(timestamp: Instant(microseconds: 20), contacts: [Contact(id: 3, x: -5, y: 123456.789)]),
         ]
-        let trace = Trace(header: TraceHeader(panelWidth: 240, panelHeight: 320, source: "quote \" and \\ and \n"), frames: frames)
+        let trace = Trace(
+            header: TraceHeader(panelWidth: 240, panelHeight: 320, source: "quote \" and \\ and \n"), frames: frames)
         let text = TraceWriter.text(of: trace)
         let back = try TraceReader.parse(text: text)
         XCTAssertEqual(back.header, trace.header)
