@@ -1,0 +1,165 @@
+import TouchCore
+
+/// Running totals of what a driver threw away, for the status output and metrics.
+public struct DriverCounters: Hashable, Sendable, BitwiseCopyable {
+    /// Touch images read successfully from the bus.
+    public var framesRead = 0
+    /// Images rejected as a whole (`FocalTechReport.isValid == false`).
+    public var framesRejected = 0
+    /// Point records dropped for coordinates outside the panel.
+    public var rejectedOutOfPanel = 0
+    /// Point records dropped for id 0x0F or a repeated id.
+    public var rejectedInvalidID = 0
+    /// Images rejected for a count above the chip's maximum.
+    public var rejectedTooMany = 0
+
+    public init() {}
+
+    /// Adds one report's counters.
+    @inlinable public mutating func add(_ report: FocalTechReport) {
+        framesRead += 1
+        if !report.isValid { framesRejected += 1 }
+        rejectedOutOfPanel += report.rejectedOutOfPanel
+        rejectedInvalidID += report.rejectedInvalidID
+        rejectedTooMany += report.rejectedTooMany
+    }
+}
+
+/// Driver for FocalTech FT6206 / FT6236 / FT6336 (2 points) and FT5x06 / FT5406 (5 points)
+/// over any `I2CBus`: thin I/O around `FocalTechDecoder`.
+///
+/// Per frame it does exactly one combined transfer — write `{0x00}`, read
+/// `3 + 6 * maxPoints` bytes — into a buffer allocated once at init (EDT
+/// `edt_ft5x06_ts_isr`), then decodes. No allocation per frame; it reads nothing else,
+/// which is what emulated clones tolerate (rpi/linux #4881).
+///
+/// Not thread-safe: owned and called by the driver thread.
+public final class FT6x36Driver<Bus: I2CBus>: TouchController {
+    /// Immutable configuration from the board description.
+    public struct Configuration: Hashable, Sendable {
+        /// 7-bit address; FocalTech parts answer at 0x38 (ADA `FT6206_ADDR`, LV-FT).
+        public var address: I2CAddress
+        /// Points the chip reports: 2 for FT6x36 (LV-FT `FT6X36_MAX_TOUCH_PNTS`), 5 for FT5x06
+        /// (EDT compatible table), up to 10 for FT5506/FT5426. Clamped to 1…10.
+        public var maxPoints: Int
+        /// Raw controller X range: points with X ≥ width are dropped and counted.
+        public var panelWidth: Int
+        /// Raw controller Y range: points with Y ≥ height are dropped and counted.
+        public var panelHeight: Int
+        /// G_MODE written by `start()`: true = interrupt trigger mode (0x01), false = polling mode (0x00).
+        public var interruptTrigger: Bool
+        /// The family name used when the chip id is unknown or unreadable.
+        public var familyName: String
+
+        public init(
+            address: I2CAddress = I2CAddress(0x38), maxPoints: Int, panelWidth: Int, panelHeight: Int,
+            interruptTrigger: Bool = true, familyName: String = "FocalTech"
+        ) {
+            self.address = address
+            self.maxPoints = min(max(maxPoints, 1), FocalTechRegisters.maxPointsLimit)
+            self.panelWidth = panelWidth
+            self.panelHeight = panelHeight
+            self.interruptTrigger = interruptTrigger
+            self.familyName = familyName
+        }
+
+        /// FT6206 / FT6236 / FT6336: 2 points at 0x38.
+        public static func ft6x36(panelWidth: Int, panelHeight: Int, address: I2CAddress = I2CAddress(0x38)) -> Self {
+            Self(address: address, maxPoints: 2, panelWidth: panelWidth, panelHeight: panelHeight, familyName: "FT6x36")
+        }
+
+        /// FT5206 / FT5306 / FT5406: 5 points at 0x38.
+        public static func ft5x06(panelWidth: Int, panelHeight: Int, address: I2CAddress = I2CAddress(0x38)) -> Self {
+            Self(address: address, maxPoints: 5, panelWidth: panelWidth, panelHeight: panelHeight, familyName: "FT5x06")
+        }
+    }
+
+    public let bus: Bus
+    public let configuration: Configuration
+    /// Set by `identify()` / `start()`.
+    public private(set) var identity: ControllerIdentity?
+    /// Totals over every `readReport`.
+    public private(set) var counters = DriverCounters()
+    /// The last report read (valid or not), for "last N raw frames" diagnostics.
+    public private(set) var lastReport: FocalTechReport?
+
+    /// One buffer for the whole life of the driver: byte 0 is the register pointer 0x00,
+    /// bytes 1… receive the image.
+    private let storage: UnsafeMutableRawBufferPointer
+    private let imageLength: Int
+
+    public init(bus: Bus, configuration: Configuration) {
+        self.bus = bus
+        self.configuration = configuration
+        imageLength = FocalTechRegisters.imageLength(maxPoints: configuration.maxPoints)
+        storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 + imageLength, alignment: 8)
+        storage.initializeMemory(as: UInt8.self, repeating: 0)
+        storage[0] = FocalTechRegisters.deviceMode
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Reads the image once (the presence check, and the dummy first read some panels need:
+    /// "EP0700MLP1 returns bogus data on the first register read access", EDT), then the chip
+    /// id (0xA3), firmware id (0xA6) and vendor id (0xA8) one byte each. A failing id read
+    /// leaves its field nil; only a failing image read throws.
+    @discardableResult
+    public func identify() throws(I2CError) -> ControllerIdentity {
+        try readImage()
+        let chip = try? readRegister(FocalTechRegisters.chipID)
+        let firmware = try? readRegister(FocalTechRegisters.firmwareID)
+        let vendor = try? readRegister(FocalTechRegisters.vendorID)
+        let name = chip.flatMap(FocalTechRegisters.chipName(forChipID:)) ?? "\(configuration.familyName) (unidentified)"
+        let id = ControllerIdentity(
+            chipName: name, address: configuration.address, chipID: chip, firmware: firmware, vendor: vendor)
+        identity = id
+        return id
+    }
+
+    /// Writes G_MODE (0xA4): 0x01 interrupt trigger mode, 0x00 interrupt polling mode (ST-BSP).
+    public func configure(interruptTrigger: Bool) throws(I2CError) {
+        let value = interruptTrigger ? FocalTechRegisters.interruptModeTrigger : FocalTechRegisters.interruptModePolling
+        try bus.write(configuration.address, [FocalTechRegisters.interruptMode, value])
+    }
+
+    /// `identify()` then `configure(interruptTrigger:)` from the configuration.
+    public func start() throws(I2CError) {
+        try identify()
+        try configure(interruptTrigger: configuration.interruptTrigger)
+    }
+
+    /// Reads and decodes one touch image: exactly one transfer from register 0x00 of
+    /// `3 + 6 * maxPoints` bytes, no allocation. Counters are updated.
+    public func readReport(at timestamp: Instant) throws(I2CError) -> FocalTechReport {
+        try readImage()
+        let report = FocalTechDecoder.decode(
+            UnsafeRawBufferPointer(rebasing: storage[1...]), at: timestamp, maxPoints: configuration.maxPoints,
+            panelWidth: configuration.panelWidth, panelHeight: configuration.panelHeight)
+        counters.add(report)
+        lastReport = report
+        return report
+    }
+
+    /// `readReport(at:)`, with an invalid image as nil (`TouchController`).
+    public func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
+        let report = try readReport(at: timestamp)
+        return report.isValid ? report.frame : nil
+    }
+
+    private func readImage() throws(I2CError) {
+        try bus.transfer(
+            configuration.address, write: UnsafeRawBufferPointer(rebasing: storage[0..<1]),
+            read: UnsafeMutableRawBufferPointer(rebasing: storage[1...]))
+    }
+
+    private func readRegister(_ register: UInt8) throws(I2CError) -> UInt8 {
+        var reg = register
+        var value: UInt8 = 0
+        try withUnsafeBytes(of: &reg) { (cmd) throws(I2CError) in
+            try withUnsafeMutableBytes(of: &value) { (out) throws(I2CError) in
+                try bus.transfer(configuration.address, write: cmd, read: out)
+            }
+        }
+        return value
+    }
+}

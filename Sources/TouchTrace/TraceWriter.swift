@@ -1,0 +1,169 @@
+import Foundation
+import TouchCore
+
+/// Writes touch traces (`formats.md` §1) that `TraceReader` reads back to equal frames.
+///
+/// Output is one compact JSON object per line: the header, then one line per frame.
+/// Integral coordinates are written without a fraction (`"x":401`), others with Swift's
+/// shortest round-tripping form (`"x":401.5`); `p` and `area` only when non-zero; a
+/// cancel frame as `{"t_us":…,"cancel":true}`. Non-finite coordinates (no driver produces
+/// them) are written as 0 so the file always stays valid.
+///
+/// Timestamps must be non-decreasing for the file to read back; the writer does not
+/// reorder frames.
+public struct TraceWriter: Sendable {
+    /// Everything written so far: the header line and one line per appended frame, each ending in `\n`.
+    public private(set) var text: String
+
+    /// Starts a trace with `header`.
+    public init(header: TraceHeader) {
+        text = Self.headerLine(header) + "\n"
+    }
+
+    /// Appends one frame line.
+    public mutating func append(_ frame: TouchFrame) {
+        text += Self.line(for: frame)
+        text += "\n"
+    }
+
+    /// The whole of `trace` as text.
+    public static func text(of trace: Trace) -> String {
+        var writer = TraceWriter(header: trace.header)
+        for frame in trace.frames { writer.append(frame) }
+        return writer.text
+    }
+
+    /// Writes `trace` to `path` atomically (replacing any file there).
+    public static func write(_ trace: Trace, toPath path: String) throws(TraceError) {
+        do {
+            try Data(text(of: trace).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw TraceError.io(file: path, message: "cannot write trace: \(error.localizedDescription)")
+        }
+    }
+
+    /// The header line, without the newline.
+    public static func headerLine(_ header: TraceHeader) -> String {
+        var s = "{\"touchwire_trace\":\(TraceHeader.formatVersion),\"panel\":{\"width\":\(header.panelWidth),"
+        s += "\"height\":\(header.panelHeight)}"
+        if !header.source.isEmpty {
+            s += ",\"source\":"
+            appendString(header.source, to: &s)
+        }
+        s += "}"
+        return s
+    }
+
+    /// One frame line, without the newline.
+    public static func line(for frame: TouchFrame) -> String {
+        if frame.isCancel { return "{\"t_us\":\(frame.timestamp.microseconds),\"cancel\":true}" }
+        var s = "{\"t_us\":\(frame.timestamp.microseconds),\"contacts\":["
+        for i in 0..<frame.count {
+            let c = frame[i]
+            if i > 0 { s += "," }
+            s += "{\"id\":\(c.id),\"x\":"
+            appendNumber(c.position.x, to: &s)
+            s += ",\"y\":"
+            appendNumber(c.position.y, to: &s)
+            if c.pressure != 0 { s += ",\"p\":\(c.pressure)" }
+            if c.area != 0 { s += ",\"area\":\(c.area)" }
+            s += "}"
+        }
+        s += "]}"
+        return s
+    }
+
+    static func appendNumber(_ v: Double, to s: inout String) {
+        guard v.isFinite else {
+            s += "0"
+            return
+        }
+        if v == v.rounded(), abs(v) < 1e15 {
+            s += String(Int64(v))
+        } else {
+            s += v.description
+        }
+    }
+
+    static func appendString(_ value: String, to s: inout String) {
+        s += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": s += "\\\""
+            case "\\": s += "\\\\"
+            case "\n": s += "\\n"
+            case "\r": s += "\\r"
+            case "\t": s += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    s += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    s.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        s += "\""
+    }
+}
+
+/// Streams a trace to a file as frames arrive (for `touchwire record`).
+///
+/// Lines are buffered and written in blocks of about 64 KiB; call `close()` (or `flush()`)
+/// to put everything on disk. Not thread-safe: one owner appends. Allocates; keep it off
+/// the driver's per-frame path (feed it from a consumer of the ring).
+public final class TraceFileWriter {
+    private let handle: FileHandle
+    /// The path being written, as given.
+    public let path: String
+    private var buffer = ""
+    private var closed = false
+    private var lastTime: Int64?
+
+    /// Creates (or truncates) `path` and writes the header line.
+    public init(path: String, header: TraceHeader) throws(TraceError) {
+        self.path = path
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw TraceError.io(file: path, message: "cannot create trace file")
+        }
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            throw TraceError.io(file: path, message: "cannot open trace file for writing")
+        }
+        self.handle = handle
+        buffer = TraceWriter.headerLine(header) + "\n"
+    }
+
+    /// Appends a frame. A frame earlier than the previous one is written with the previous
+    /// timestamp, so the file stays readable (timestamps must be non-decreasing).
+    public func append(_ frame: TouchFrame) throws(TraceError) {
+        var frame = frame
+        if let lastTime, frame.timestamp.microseconds < lastTime { frame.timestamp = Instant(microseconds: lastTime) }
+        lastTime = frame.timestamp.microseconds
+        buffer += TraceWriter.line(for: frame)
+        buffer += "\n"
+        if buffer.utf8.count >= 64 * 1024 { try flush() }
+    }
+
+    /// Writes buffered lines to the file.
+    public func flush() throws(TraceError) {
+        guard !buffer.isEmpty, !closed else { return }
+        do {
+            try handle.write(contentsOf: Data(buffer.utf8))
+        } catch {
+            throw TraceError.io(file: path, message: "cannot write trace: \(error.localizedDescription)")
+        }
+        buffer = ""
+    }
+
+    /// Flushes and closes the file. Further appends are ignored.
+    public func close() throws(TraceError) {
+        guard !closed else { return }
+        try flush()
+        closed = true
+        do { try handle.close() } catch {
+            throw TraceError.io(file: path, message: "cannot close trace: \(error.localizedDescription)")
+        }
+    }
+
+    deinit { try? close() }
+}
