@@ -1,0 +1,98 @@
+import BoardConfig
+import Gestures
+import TouchCore
+import TouchOutputs
+
+/// Why a board could not be turned into a running configuration.
+public enum ServiceError: Error, CustomStringConvertible {
+    case unsupportedKind(board: String, recognizer: String, kind: GestureKind)
+    case unsupportedChip(board: String, chip: String)
+    case output(String)
+    case controller(String)
+
+    public var description: String {
+        switch self {
+        case .unsupportedKind(let board, let r, let k):
+            "\(board): recognizer \"\(r)\": kind \(k) is not available in this build"
+        case .unsupportedChip(let board, let chip): "\(board): controller.chip: \(chip) is not available in this build"
+        case .output(let m): m
+        case .controller(let m): m
+        }
+    }
+}
+
+/// Builds the region tree and the recognizers of a validated board into a `GestureEngine`.
+public enum EngineBuilder {
+    /// The engine for `board`, with thresholds converted from points to pixels.
+    public static func build(_ board: BoardDescription) throws(ServiceError) -> GestureEngine {
+        guard let rootDescription = board.rootRegion else {
+            preconditionFailure("EngineBuilder.build: a validated board always has a root region")
+        }
+        func makeRegion(_ d: RegionDescription) -> Region {
+            Region(name: d.name, frame: d.frame, isControl: d.control, isMultipleTouchEnabled: d.multipleTouch)
+        }
+        let root = makeRegion(rootDescription)
+        var byName = [rootDescription.name: root]
+        // Parents precede children after validation's cycle check; loop until every region is placed.
+        var remaining = board.regions.filter { $0.parent != nil }
+        while !remaining.isEmpty {
+            let before = remaining.count
+            remaining.removeAll { d in
+                guard let parentName = d.parent, let parent = byName[parentName] else { return false }
+                let region = makeRegion(d)
+                parent.addChild(region)
+                byName[d.name] = region
+                return true
+            }
+            precondition(remaining.count < before, "EngineBuilder.build: region parents were not validated")
+        }
+        let ppp = board.panel.pointsToPixels
+        let engine = GestureEngine(root: root, pixelsPerPoint: ppp)
+        var recognizers: [String: GestureRecognizer] = [:]
+        for d in board.recognizers {
+            let r = try makeRecognizer(d, pixelsPerPoint: ppp, board: board.name)
+            r.isEnabled = d.enabled
+            r.cancelsTouchesInView = d.cancelsTouches
+            r.delaysTouchesBegan = d.delaysBegan
+            r.delaysTouchesEnded = d.delaysEnded
+            r.simultaneousNames = Set(d.simultaneous)
+            guard let region = byName[d.region] else {
+                preconditionFailure("EngineBuilder.build: recognizer regions were not validated")
+            }
+            engine.add(r, to: region)
+            recognizers[d.name] = r
+        }
+        for d in board.recognizers {
+            for other in d.requireFail {
+                if let r = recognizers[d.name], let o = recognizers[other] { r.require(toFail: o) }
+            }
+        }
+        return engine
+    }
+
+    static func makeRecognizer(_ d: RecognizerDescription, pixelsPerPoint ppp: Double, board: String) throws(ServiceError)
+        -> GestureRecognizer
+    {
+        switch d.parameters {
+        case .tap(let p):
+            return TapGestureRecognizer(
+                name: d.name, taps: p.taps, touches: p.touches, maximumMovement: p.maxMovement * ppp,
+                maximumIntervalMilliseconds: Double(p.maxIntervalMilliseconds), maximumTapDistance: p.maxTapDistance * ppp)
+        case .longPress(let p):
+            return LongPressGestureRecognizer(
+                name: d.name, minimumPressDurationMilliseconds: Double(p.minDurationMilliseconds),
+                allowableMovement: p.allowableMovement * ppp, touches: p.touches, taps: p.taps)
+        case .pan(let p):
+            return PanGestureRecognizer(
+                name: d.name, minimumTouches: p.minTouches, maximumTouches: p.maxTouches,
+                minimumDistance: p.minDistance * ppp)
+        default:
+            throw .unsupportedKind(board: board, recognizer: d.name, kind: d.kind)
+        }
+    }
+
+    /// The names the encoders print for recognizer and region indices.
+    public static func names(of engine: GestureEngine) -> EventNames {
+        EventNames(recognizers: engine.recognizers.map(\.name), regions: engine.regions.map(\.name))
+    }
+}

@@ -1,0 +1,234 @@
+import BoardConfig
+import Foundation
+import Gestures
+import Logging
+import Synchronization
+import TouchCore
+import TouchDrivers
+import TouchLinux
+import TouchOutputs
+import TouchRing
+import TouchSimulation
+import TouchTrace
+
+/// `touchwire run`: driver thread → frame ring → recognizer thread → event ring → output thread.
+///
+/// `init` builds and opens everything (engine, controller bus, output devices) and throws one
+/// clear error if any part fails, so a bad board never starts a half-configured service.
+/// `run()` starts the three threads and returns after `stop()` (SIGINT/SIGTERM in the CLI),
+/// cancelling any touch still in progress so every gesture ends, then flushing the outputs.
+public final class Service: @unchecked Sendable {
+    // @unchecked Sendable: each stage is touched by exactly one thread while running (its loop),
+    // and by the caller of `run()` only after those threads have been joined; `running` is atomic.
+
+    public let board: BoardDescription
+    public let engine: GestureEngine
+    public let frames: FrameQueue
+    public let driver: DriverStage
+    public let recognizer: RecognizerStage
+    public let output: OutputStage
+    public let events: EventQueueSink
+    public let logger: Logger
+    /// Microseconds between controller reads when no INT line is used.
+    public let pollIntervalMicroseconds: Int64
+    private let clock: @Sendable () -> Instant
+
+    private let running = Atomic<Bool>(false)
+    private let driverWake = Wakeup()
+    private let recognizerWake = Wakeup()
+    private let outputWake: Wakeup
+
+    /// Builds the whole pipeline for `board`. `extraOutputs` are added to the board's own
+    /// (tests point one at a pseudo-terminal); `clock` is the monotonic clock unless a test injects one.
+    public init(
+        board: BoardDescription, logger: Logger, extraOutputs: [OutputChannel] = [],
+        stdout: (any LineSink)? = nil, clock: @escaping @Sendable () -> Instant = { MonotonicClock.now() }
+    ) throws(ServiceError) {
+        self.board = board
+        self.logger = logger
+        self.clock = clock
+        engine = try EngineBuilder.build(board)
+        frames = FrameQueue(capacity: 256)
+        outputWake = Wakeup()
+        events = EventQueueSink(capacity: 1024, wake: outputWake)
+        engine.sink = events
+        recognizer = RecognizerStage(frames: frames, engine: engine)
+        let names = EngineBuilder.names(of: engine)
+        var channels = try Service.openOutputs(board, names: names, stdout: stdout, logger: logger)
+        channels += extraOutputs
+        output = OutputStage(events: events.ring, channels: channels)
+        let (controller, world, interval) = try Service.makeController(board, start: clock())
+        pollIntervalMicroseconds = interval
+        driver = DriverStage(
+            controller: controller, frames: frames, simulation: world,
+            log: { [logger] message in logger.notice("\(message)") })
+    }
+
+    /// Starts the threads and returns once `stop()` has been called and everything is flushed.
+    public func run() {
+        running.store(true, ordering: .sequentiallyConsistent)
+        driver.start(at: clock())
+        logger.info(
+            "touchwire running: board \(board.name), \(engine.recognizers.count) recognizers, outputs: \(output.channels.map(\.name).joined(separator: ", "))"
+        )
+        let done = DispatchGroup()
+        spawn("touchwire-driver", done) { [self] in driverLoop() }
+        spawn("touchwire-recognizer", done) { [self] in recognizerLoop() }
+        spawn("touchwire-output", done) { [self] in outputLoop() }
+        done.wait()
+        // Every touch ends: cancel what is still down, then write what is left.
+        let now = clock()
+        recognizer.step(now: now)
+        if engine.hasTouchesDown { engine.process(.cancel(at: now)) }
+        output.drain(clock: clock)
+        output.flush()
+        logger.info("\(statusLine)")
+    }
+
+    /// Asks the threads to finish; `run()` returns when they have.
+    public func stop() {
+        running.store(false, ordering: .sequentiallyConsistent)
+        driverWake.signal()
+        recognizerWake.signal()
+        outputWake.signal()
+    }
+
+    /// A one-line summary of the counters.
+    public var statusLine: String {
+        let lat = output.latency
+        return
+            "frames read \(driver.framesRead), queued \(driver.framesQueued), read errors \(driver.readErrors), "
+            + "ring drops \(frames.droppedFrames)/overflows \(frames.overflowCount), events \(output.eventsWritten) "
+            + "(dropped \(events.droppedEvents)), frame→write latency mean \(Int(lat.mean)) µs max \(lat.maximum) µs"
+    }
+
+    private var isRunning: Bool { running.load(ordering: .relaxed) }
+
+    private func spawn(_ name: String, _ group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+        group.enter()
+        let thread = Thread {
+            body()
+            group.leave()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    private func driverLoop() {
+        var next = clock()
+        while isRunning {
+            let now = clock()
+            if driver.poll(at: now) { recognizerWake.signal() }
+            next = next.advanced(byMicroseconds: pollIntervalMicroseconds)
+            if next < now { next = now.advanced(byMicroseconds: pollIntervalMicroseconds) }
+            driverWake.wait(microseconds: next.microseconds(since: clock()))
+        }
+    }
+
+    private func recognizerLoop() {
+        while isRunning {
+            let now = clock()
+            recognizer.step(now: now)
+            // Sleep until a frame arrives or the next timer is due (at most a second).
+            let wait = recognizer.timeUntilNextDeadline(from: clock()) ?? 1_000_000
+            recognizerWake.wait(microseconds: max(1, min(wait, 1_000_000)))
+        }
+    }
+
+    private func outputLoop() {
+        while isRunning {
+            if output.drain(clock: clock) > 0 { output.flush() }
+            outputWake.wait(microseconds: 100_000)
+        }
+    }
+
+    // MARK: construction
+
+    static func openOutputs(_ board: BoardDescription, names: EventNames, stdout: (any LineSink)?, logger: Logger)
+        throws(ServiceError) -> [OutputChannel]
+    {
+        var channels: [OutputChannel] = []
+        for description in board.outputs {
+            switch description {
+            case .stdout:
+                channels.append(
+                    OutputChannel(
+                        name: "stdout", encoding: .json(EventJSONEncoder(names: names)),
+                        sink: stdout ?? StandardOutputSink()))
+            case .uart(let u):
+                let sink: UARTSink
+                do throws(SerialError) {
+                    sink = try UARTSink(
+                        path: u.device, configuration: SerialConfiguration(baudRate: u.baud),
+                        log: { [logger] message in logger.notice("\(message)") })
+                } catch {
+                    throw .output("\(board.name): output uart \(u.device): \(error)")
+                }
+                let encoding: OutputChannel.Encoding
+                switch u.format {
+                case .json: encoding = .json(EventJSONEncoder(names: names))
+                case .text:
+                    encoding = .text(
+                        EventTextEncoder(template: u.template?.source ?? EventTextEncoder.defaultTemplate, names: names))
+                }
+                channels.append(OutputChannel(name: "uart \(u.device)", encoding: encoding, sink: sink))
+            }
+        }
+        return channels
+    }
+
+    static func makeController(_ board: BoardDescription, start: Instant) throws(ServiceError) -> (
+        any TouchController, SimulatedTouchWorld?, Int64
+    ) {
+        let c = board.controller
+        let configuration: FT6x36Driver<SimulatedI2CBus>.Configuration
+        switch c.chip {
+        case .ft6x36:
+            configuration = .ft6x36(panelWidth: board.panel.width, panelHeight: board.panel.height, address: c.address)
+        case .ft5x06:
+            configuration = .ft5x06(panelWidth: board.panel.width, panelHeight: board.panel.height, address: c.address)
+        default:
+            throw .unsupportedChip(board: board.name, chip: c.chip.rawValue)
+        }
+        switch c.bus {
+        case .simulated:
+            guard let sim = board.simulation else {
+                preconditionFailure("Service: a validated sim board always has [simulation]")
+            }
+            let frames: [TouchFrame]
+            var loopPeriod: Int64? = nil
+            switch sim.script {
+            case .demo:
+                frames = DemoScript.frames(panelWidth: board.panel.width, panelHeight: board.panel.height)
+                if sim.loop { loopPeriod = DemoScript.duration }
+            case .trace(let path):
+                do throws(TraceError) {
+                    frames = try TraceReader.read(path: path).frames
+                } catch {
+                    throw .controller("\(board.name): simulation.script: \(error)")
+                }
+                if sim.loop, let first = frames.first, let last = frames.last {
+                    loopPeriod = last.timestamp.microseconds(since: first.timestamp) + 1_000_000
+                }
+            }
+            let bus = SimulatedI2CBus()
+            let model = FT6x36Model(address: c.address)
+            let world = SimulatedTouchWorld(
+                bus: bus, model: model, player: TouchScriptPlayer(frames: frames, start: start, loopPeriod: loopPeriod))
+            let driver = FT6x36Driver(bus: bus, configuration: configuration)
+            return (driver, world, Int64(1_000_000 / max(1, sim.reportRateHz)))
+        case .device(let path):
+            let bus: LinuxI2CBus
+            do throws(I2CError) {
+                bus = try LinuxI2CBus(path: path)
+            } catch {
+                throw .controller("\(board.name): controller.bus: \(error)")
+            }
+            let real = FT6x36Driver<LinuxI2CBus>.Configuration(
+                address: configuration.address, maxPoints: configuration.maxPoints,
+                panelWidth: configuration.panelWidth, panelHeight: configuration.panelHeight,
+                interruptTrigger: false, familyName: configuration.familyName)
+            return (FT6x36Driver(bus: bus, configuration: real), nil, Int64(c.pollIntervalMilliseconds) * 1000)
+        }
+    }
+}
