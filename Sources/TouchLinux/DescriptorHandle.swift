@@ -62,7 +62,7 @@ public struct DescriptorHandle: ~Copyable, Sendable {
 }
 
 /// Both ends of a pipe, each owned and closed on drop.
-public struct Pipe: ~Copyable, Sendable {
+public struct DescriptorPipe: ~Copyable, Sendable {
     public var readEnd: DescriptorHandle
     public var writeEnd: DescriptorHandle
 

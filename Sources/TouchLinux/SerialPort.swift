@@ -80,6 +80,16 @@ public struct SerialConfiguration: Sendable, Hashable, CustomStringConvertible {
             flowControl: t.c_cflag & Termios.hardwareFlowControlFlag == 0 ? .none : .rtsCts)
     }
 
+    /// `base` (the device's current attributes) in raw mode with this configuration: what
+    /// `SerialPort` hands to `tcsetattr`. Pure; `path` only names the device in errors.
+    ///
+    /// - Throws: `.unsupportedConfiguration` for a non-standard baud rate or data bits outside 5…8.
+    public func attributes(from base: termios, path: String) throws(SerialError) -> termios {
+        var t = base
+        try apply(to: &t, path: path)
+        return t
+    }
+
     /// Writes this configuration into `t` on top of raw mode: `cfmakeraw`, the speed, CSIZE,
     /// PARENB/PARODD, CSTOPB, CRTSCTS, CLOCAL|CREAD, VMIN = 0, VTIME = 0.
     func apply(to t: inout termios, path: String) throws(SerialError) {
@@ -121,7 +131,8 @@ public enum SerialError: Error, Equatable, Sendable, CustomStringConvertible {
     case permissionDenied(path: String, errno: Errno)
     /// The configuration cannot be expressed in termios (a non-standard baud rate, 9 data bits).
     case unsupportedConfiguration(path: String, reason: String)
-    /// `tcsetattr` succeeded but `tcgetattr` reads back something else: the driver refused part of it.
+    /// `tcsetattr` succeeded but `tcgetattr` reads back something else: the driver refused part
+    /// of it (a Linux pseudo-terminal, for one, forces 8 data bits and no parity).
     case configurationRejected(path: String, requested: SerialConfiguration, applied: String)
     /// The device went away while open (EIO, ENXIO, EBADF on write): unplugged USB adapter, closed pty.
     case disconnected(path: String, operation: String, errno: Errno)
