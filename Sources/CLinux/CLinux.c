@@ -3,6 +3,8 @@
 #include <sys/ioctl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
 
 int tw_i2c_set_slave(int fd, uint16_t address) {
     return ioctl(fd, I2C_SLAVE, (unsigned long)address);
@@ -29,6 +31,12 @@ int tw_i2c_funcs(int fd, unsigned long *funcs) {
     return ioctl(fd, I2C_FUNCS, funcs);
 }
 
+int tw_pty_open(int flags) { return posix_openpt(flags); }
+
+int tw_pty_grant(int fd) { return grantpt(fd); }
+
 int tw_pty_unlock(int fd) { return unlockpt(fd); }
 
 int tw_pty_name(int fd, char *buf, size_t len) { return ptsname_r(fd, buf, len); }
+
+int tw_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }

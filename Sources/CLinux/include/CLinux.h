@@ -25,8 +25,16 @@ int tw_i2c_write_read(int fd, uint16_t address, const uint8_t *wbuf, uint16_t wl
 /// Adapter capabilities (`ioctl(fd, I2C_FUNCS, &funcs)`).
 int tw_i2c_funcs(int fd, unsigned long *funcs);
 
-/// Sets the modem-control RTS/DTR lines (`TIOCMBIS`/`TIOCMBIC`) — unused for now.
+/// Opens a pseudo-terminal main (`posix_openpt(flags)`, an XSI function Swift's Glibc module hides).
+int tw_pty_open(int flags);
+/// Sets the subordinate's owner and mode (`grantpt`).
+int tw_pty_grant(int fd);
+/// Unlocks the subordinate side of a pseudo-terminal main (`unlockpt`).
 int tw_pty_unlock(int fd);
+/// The subordinate device path of a pseudo-terminal main (`ptsname_r`, a GNU extension).
 int tw_pty_name(int fd, char *buf, size_t len);
+
+/// `pipe2(fds, O_CLOEXEC)` (a GNU extension Swift's Glibc module does not export).
+int tw_pipe_cloexec(int fds[2]);
 
 #endif

@@ -1,0 +1,86 @@
+import CLinux
+import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+// The choke points: every plain file-descriptor system call of the package is made here,
+// once, with `errno` read immediately after the call and EINTR retried where asked.
+// The ioctl-based interfaces have their own files (`LinuxI2CBus.swift`, `Termios.swift`,
+// `PseudoTerminal.swift`), which use these for open/close/read/write/poll.
+
+extension Errno {
+    /// The calling thread's `errno`, read right after a failed call.
+    @inline(__always) static var lastError: Errno { Errno(rawValue: errno) }
+}
+
+/// Runs `body` until it returns something other than -1 with EINTR. A -1 result becomes the `Errno`.
+@inline(__always)
+func valueOrErrno<I: FixedWidthInteger>(retryOnInterrupt: Bool, _ body: () -> I) -> Result<I, Errno> {
+    while true {
+        let value = body()
+        if value != -1 { return .success(value) }
+        let error = Errno.lastError
+        if retryOnInterrupt && error == .interrupted { continue }
+        return .failure(error)
+    }
+}
+
+/// open(2). The corresponding C function is `open`.
+func system_open(_ path: String, _ flags: CInt, _ mode: mode_t = 0) -> Result<CInt, Errno> {
+    valueOrErrno(retryOnInterrupt: true) { open(path, flags, mode) }
+}
+
+/// close(2), never retried (Linux releases the descriptor even when close reports EINTR).
+/// The corresponding C function is `close`.
+func system_close(_ fd: CInt) -> Result<Void, Errno> {
+    valueOrErrno(retryOnInterrupt: false) { close(fd) }.map { _ in () }
+}
+
+/// read(2). The corresponding C function is `read`.
+func system_read(
+    _ fd: CInt, _ buffer: UnsafeMutableRawBufferPointer, retryOnInterrupt: Bool = true
+) -> Result<Int, Errno> {
+    guard let base = buffer.baseAddress, buffer.count > 0 else { return .success(0) }
+    return valueOrErrno(retryOnInterrupt: retryOnInterrupt) { read(fd, base, buffer.count) }
+}
+
+/// write(2). The corresponding C function is `write`.
+func system_write(_ fd: CInt, _ bytes: UnsafeRawBufferPointer, retryOnInterrupt: Bool = true) -> Result<Int, Errno> {
+    guard let base = bytes.baseAddress, bytes.count > 0 else { return .success(0) }
+    return valueOrErrno(retryOnInterrupt: retryOnInterrupt) { write(fd, base, bytes.count) }
+}
+
+/// poll(2) on one descriptor; returns the revents (0 on timeout). EINTR is retried with the
+/// full timeout again (callers use short timeouts). The corresponding C function is `poll`.
+func system_poll(_ fd: CInt, events: Int16, timeoutMilliseconds: Int) -> Result<Int16, Errno> {
+    var pfd = pollfd(fd: fd, events: events, revents: 0)
+    let timeout = CInt(clamping: timeoutMilliseconds)
+    return valueOrErrno(retryOnInterrupt: true) { poll(&pfd, 1, timeout) }.map { n in n == 0 ? 0 : pfd.revents }
+}
+
+/// pipe2(2) with O_CLOEXEC: (read end, write end). The corresponding C function is `pipe2`.
+func system_pipe() -> Result<(CInt, CInt), Errno> {
+    var fds: [CInt] = [-1, -1]
+    return valueOrErrno(retryOnInterrupt: false) { tw_pipe_cloexec(&fds) }.map { (_: CInt) in (fds[0], fds[1]) }
+}
+
+/// The names in directory `path` (without "." and ".."), unsorted; empty when it cannot be read.
+/// The corresponding C functions are `opendir`, `readdir` and `closedir`.
+func system_listDirectory(_ path: String) -> [String] {
+    guard let dir = opendir(path) else { return [] }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let length = bytes.firstIndex(of: 0) ?? bytes.count
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<length]), as: UTF8.self)
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}

@@ -1,0 +1,94 @@
+import Gestures
+import TouchCore
+
+/// Gesture events and region deliveries as the JSON lines of `formats.md` §2.
+///
+/// Pure and deterministic: the same event gives the same bytes on any machine. Keys always
+/// come in the order `t_us, recognizer, kind, state, region, x, y, touches`, followed by the
+/// kind's own fields — tap `taps`; swipe `direction`; pan `translation_x, translation_y,
+/// velocity_x, velocity_y`; pinch `scale, velocity`; rotation `rotation, velocity`; none for
+/// long press, checkmark, custom and control. Doubles use Swift's shortest round-trip form
+/// ("233.0"), with NaN/infinity written as 0.0; every line ends in "\n".
+public struct EventJSONEncoder: Sendable {
+    public let names: EventNames
+
+    public init(names: EventNames) { self.names = names }
+
+    /// Appends one event line to `out` (no allocation once `out` has capacity, for the usual values).
+    public func encode(_ event: GestureEvent, into out: inout [UInt8]) {
+        out.appendLiteral("{\"t_us\":")
+        out.appendInteger(event.time.microseconds)
+        out.appendLiteral(",\"recognizer\":")
+        names.appendRecognizerJSON(for: event, to: &out)
+        out.appendLiteral(",\"kind\":\"")
+        out.append(contentsOf: event.kind.description.utf8)
+        out.appendLiteral("\",\"state\":\"")
+        out.append(contentsOf: event.state.description.utf8)
+        out.appendLiteral("\",\"region\":")
+        names.appendRegionJSON(event.region, to: &out)
+        out.appendLiteral(",\"x\":")
+        out.appendDouble(event.location.x)
+        out.appendLiteral(",\"y\":")
+        out.appendDouble(event.location.y)
+        out.appendLiteral(",\"touches\":")
+        out.appendInteger(event.touches)
+        switch event.kind {
+        case .tap:
+            out.appendLiteral(",\"taps\":")
+            out.appendInteger(event.taps)
+        case .swipe:
+            out.appendLiteral(",\"direction\":\"")
+            out.append(contentsOf: event.direction.name.utf8)
+            out.append(UInt8(ascii: "\""))
+        case .pan:
+            out.appendLiteral(",\"translation_x\":")
+            out.appendDouble(event.translation.x)
+            out.appendLiteral(",\"translation_y\":")
+            out.appendDouble(event.translation.y)
+            out.appendLiteral(",\"velocity_x\":")
+            out.appendDouble(event.velocity.x)
+            out.appendLiteral(",\"velocity_y\":")
+            out.appendDouble(event.velocity.y)
+        case .pinch:
+            out.appendLiteral(",\"scale\":")
+            out.appendDouble(event.value)
+            out.appendLiteral(",\"velocity\":")
+            out.appendDouble(event.scalarVelocity)
+        case .rotation:
+            out.appendLiteral(",\"rotation\":")
+            out.appendDouble(event.value)
+            out.appendLiteral(",\"velocity\":")
+            out.appendDouble(event.scalarVelocity)
+        case .longPress, .checkmark, .control, .custom:
+            break
+        }
+        out.appendLiteral("}\n")
+    }
+
+    /// Appends one delivery line: `{"t_us":…,"region":"screen","delivery":"began","touch":0}`.
+    public func encode(_ delivery: RegionDelivery, into out: inout [UInt8]) {
+        out.appendLiteral("{\"t_us\":")
+        out.appendInteger(delivery.time.microseconds)
+        out.appendLiteral(",\"region\":")
+        names.appendRegionJSON(delivery.region, to: &out)
+        out.appendLiteral(",\"delivery\":\"")
+        out.append(contentsOf: delivery.phase.description.utf8)
+        out.appendLiteral("\",\"touch\":")
+        out.appendInteger(delivery.touch)
+        out.appendLiteral("}\n")
+    }
+
+    /// The event's line as a String (allocates; for tests and tools).
+    public func line(for event: GestureEvent) -> String {
+        var out: [UInt8] = []
+        encode(event, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The delivery's line as a String (allocates; for tests and tools).
+    public func line(for delivery: RegionDelivery) -> String {
+        var out: [UInt8] = []
+        encode(delivery, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,85 @@
+import Gestures
+
+/// The names that `GestureEvent.recognizer` and `.region` index, as the engine's tables hold
+/// them. Resolved (and JSON-escaped) once here, so encoding an event only copies bytes.
+public struct EventNames: Sendable {
+    /// Recognizer names by index (board-file `[[recognizer]] name`).
+    public let recognizers: [String]
+    /// Region names by index (board-file `[[region]] name`).
+    public let regions: [String]
+
+    let recognizerUTF8: [[UInt8]]
+    let regionUTF8: [[UInt8]]
+    let recognizerJSON: [[UInt8]]
+    let regionJSON: [[UInt8]]
+
+    public init(recognizers: [String], regions: [String]) {
+        self.recognizers = recognizers
+        self.regions = regions
+        recognizerUTF8 = recognizers.map { Array($0.utf8) }
+        regionUTF8 = regions.map { Array($0.utf8) }
+        recognizerJSON = recognizers.map { name in
+            var out: [UInt8] = []
+            out.appendJSONString(name)
+            return out
+        }
+        regionJSON = regions.map { name in
+            var out: [UInt8] = []
+            out.appendJSONString(name)
+            return out
+        }
+    }
+
+    /// The recognizer's name; for a `.control` event, the control region's name (its
+    /// `recognizer` index points into the region table, `formats.md` §2). An index outside
+    /// the table gives "#<index>" rather than a crash.
+    public func recognizerName(for event: GestureEvent) -> String {
+        event.kind == .control ? regionName(event.recognizer) : recognizerName(event.recognizer)
+    }
+
+    /// The recognizer at `index`, or "#<index>".
+    public func recognizerName(_ index: Int) -> String {
+        recognizers.indices.contains(index) ? recognizers[index] : "#\(index)"
+    }
+
+    /// The region at `index`, or "#<index>".
+    public func regionName(_ index: Int) -> String {
+        regions.indices.contains(index) ? regions[index] : "#\(index)"
+    }
+
+    func appendRecognizerJSON(for event: GestureEvent, to out: inout [UInt8]) {
+        if event.kind == .control {
+            appendRegionJSON(event.recognizer, to: &out)
+        } else if recognizerJSON.indices.contains(event.recognizer) {
+            out.append(contentsOf: recognizerJSON[event.recognizer])
+        } else {
+            out.appendJSONString("#\(event.recognizer)")
+        }
+    }
+
+    func appendRegionJSON(_ index: Int, to out: inout [UInt8]) {
+        if regionJSON.indices.contains(index) {
+            out.append(contentsOf: regionJSON[index])
+        } else {
+            out.appendJSONString("#\(index)")
+        }
+    }
+
+    func appendRecognizerText(for event: GestureEvent, to out: inout [UInt8]) {
+        if event.kind == .control {
+            appendRegionText(event.recognizer, to: &out)
+        } else if recognizerUTF8.indices.contains(event.recognizer) {
+            out.append(contentsOf: recognizerUTF8[event.recognizer])
+        } else {
+            out.append(contentsOf: "#\(event.recognizer)".utf8)
+        }
+    }
+
+    func appendRegionText(_ index: Int, to out: inout [UInt8]) {
+        if regionUTF8.indices.contains(index) {
+            out.append(contentsOf: regionUTF8[index])
+        } else {
+            out.append(contentsOf: "#\(index)".utf8)
+        }
+    }
+}
