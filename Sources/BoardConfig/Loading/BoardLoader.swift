@@ -1,0 +1,141 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Loads and validates board files (`formats.md` §4).
+///
+/// Either the whole board is valid and a `BoardDescription` comes back, or a `BoardFileError`
+/// lists every issue found — never a half-configured board. Never traps on any input.
+public enum BoardLoader {
+    /// Reads and validates the board file at `path`. Relative trace paths are resolved
+    /// against the file's directory; issues name the file as `path` was given.
+    public static func load(path: String) throws(BoardFileError) -> BoardDescription {
+        var log = IssueLog(file: path)
+        if let problem = SimulationReader.unreadableReason(path) {
+            log.add("", "cannot read board file: it \(problem)")
+            throw BoardFileError(issues: log.issues)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            log.add("", "cannot read board file")
+            throw BoardFileError(issues: log.issues)
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            log.add("", "cannot read board file: it is not valid UTF-8")
+            throw BoardFileError(issues: log.issues)
+        }
+        let directory = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) : "."
+        return try parse(text, file: path, directory: directory.isEmpty ? "/" : directory)
+    }
+
+    /// Validates the TOML `text` of a board file. `file` names it in issues and gives the board
+    /// its name (the stem); `directory` anchors relative trace paths.
+    public static func parse(_ text: String, file: String, directory: String) throws(BoardFileError)
+        -> BoardDescription
+    {
+        var log = IssueLog(file: file)
+        let root: [String: TOMLNode]
+        do throws(TOMLNode.SyntaxError) {
+            root = try TOMLNode.parse(text)
+        } catch {
+            log.add("", error.message, line: error.line, column: error.column)
+            throw BoardFileError(issues: log.issues)
+        }
+        let board = validate(root, name: stem(of: file), directory: directory, &log)
+        guard log.isEmpty, let board else {
+            if log.isEmpty { log.add("", "invalid board file") }  // unreachable by construction; never crash
+            throw BoardFileError(issues: log.issues)
+        }
+        return board
+    }
+
+    /// Reads every section, then checks references; collects all issues in `log`.
+    static func validate(_ root: [String: TOMLNode], name: String, directory: String, _ log: inout IssueLog)
+        -> BoardDescription?
+    {
+        var r = TableReader(root, path: "")
+
+        var panel: PanelDescription? = nil
+        if let t = r.table("panel", &log) {
+            panel = PanelReader.read(t, &log)
+        } else if !r.has("panel") {
+            log.add("panel", "missing [panel] section (width and height in pixels)")
+        }
+
+        var controller: ControllerDescription? = nil
+        if let t = r.table("controller", &log) {
+            controller = ControllerReader.read(t, &log)
+        } else if !r.has("controller") {
+            log.add("controller", "missing [controller] section (chip and bus)")
+        }
+
+        var simulation: SimulationDescription? = nil
+        if let t = r.table("simulation", &log) {
+            if let controller, controller.bus != .simulated {
+                log.add("simulation", "[simulation] applies only to bus = \"sim\"; remove it or set controller.bus = \"sim\"")
+            } else {
+                simulation = SimulationReader.read(t, directory: directory, &log)
+            }
+        } else if controller?.bus == .simulated && !r.has("simulation") {
+            log.add("simulation", "missing [simulation] section, required with controller.bus = \"sim\"")
+        }
+
+        var regions: [Located<RegionDescription>] = []
+        if let items = r.tableArray("region", &log) {
+            for (i, t) in items {
+                if let region = RegionReader.read(i, t, &log) { regions.append(region) }
+            }
+            if items.isEmpty { log.add("region", "at least one [[region]] is required (the root)") }
+        } else if !r.has("region") {
+            log.add("region", "at least one [[region]] is required (the root)")
+        }
+        RegionTreeCheck.check(regions, &log)
+
+        var recognizers: [Located<RecognizerDescription>] = []
+        if let items = r.tableArray("recognizer", &log) {
+            for (i, t) in items {
+                if let recognizer = RecognizerReader.read(i, t, &log) { recognizers.append(recognizer) }
+            }
+            if items.isEmpty { log.add("recognizer", "at least one [[recognizer]] is required") }
+        } else if !r.has("recognizer") {
+            log.add("recognizer", "at least one [[recognizer]] is required")
+        }
+        let regionNames = regionNamesForReferences(root, parsed: regions)
+        RecognizerGraphCheck.check(recognizers, regionNames: regionNames, chip: controller?.chip, &log)
+
+        var outputs: [OutputDescription] = [.stdout]
+        if let items = r.tableArray("output", &log) {
+            outputs = OutputReader.read(items, &log)
+        }
+
+        r.finish(&log, owner: "a board file")
+
+        guard let panel, let controller else { return nil }
+        if controller.bus == .simulated && simulation == nil { return nil }
+        return BoardDescription(
+            name: name, panel: panel, controller: controller, simulation: simulation,
+            regions: regions.map(\.value), recognizers: recognizers.map(\.value), outputs: outputs)
+    }
+
+    /// Region names as written, including regions rejected for other reasons, so that one bad
+    /// region does not also flag every recognizer attached to it.
+    private static func regionNamesForReferences(_ root: [String: TOMLNode], parsed: [Located<RegionDescription>])
+        -> [String]
+    {
+        var names = parsed.map(\.value.name)
+        if case .array(let items)? = root["region"] {
+            for case .table(let t) in items {
+                if case .string(let s)? = t["name"], !names.contains(s) { names.append(s) }
+            }
+        }
+        return names
+    }
+
+    /// `boards/sim-demo.toml` → `sim-demo`.
+    static func stem(of file: String) -> String {
+        let base = file.split(separator: "/").last.map(String.init) ?? file
+        guard let dot = base.lastIndex(of: "."), dot != base.startIndex else { return base }
+        return String(base[..<dot])
+    }
+}

@@ -1,0 +1,87 @@
+/// Reads `[[output]]` tables: stdout or uart, and reports duplicates.
+enum OutputReader {
+    static func read(_ items: [(index: Int, table: [String: TOMLNode])], _ log: inout IssueLog) -> [OutputDescription] {
+        var outputs: [OutputDescription] = []
+        var stdoutAt: Int? = nil
+        var devices: [String: Int] = [:]
+        for (index, table) in items {
+            var r = TableReader(table, path: "output[\(index)]")
+            guard let type = r.string("type", required: true, &log) else {
+                r.allow("device", "baud", "format", "template")
+                r.finish(&log)
+                continue
+            }
+            switch type {
+            case "stdout":
+                r.finish(&log, owner: "a stdout output")
+                if let first = stdoutAt {
+                    log.add(r.path, "duplicate stdout output (output[\(first)] is already stdout)")
+                } else {
+                    stdoutAt = index
+                    outputs.append(.stdout)
+                }
+            case "uart":
+                guard let uart = readUART(&r, &log) else { continue }
+                if let first = devices[uart.device] {
+                    log.add(r.keyPath("device"), "duplicate output: output[\(first)] already writes to \(uart.device)")
+                } else {
+                    devices[uart.device] = index
+                    outputs.append(.uart(uart))
+                }
+            default:
+                log.add(r.keyPath("type"), "unknown output type \"\(type)\"; supported: stdout, uart")
+                r.allow("device", "baud", "format", "template")
+                r.finish(&log)
+            }
+        }
+        return outputs
+    }
+
+    private static func readUART(_ r: inout TableReader, _ log: inout IssueLog) -> UARTDescription? {
+        var device = r.string("device", required: true, &log)
+        if let d = device, !d.hasPrefix("/") {
+            log.add(r.keyPath("device"), "must be a device path such as \"/dev/ttyUSB0\", got \"\(d)\"")
+            device = nil
+        }
+        var baud: Int? = 115_200
+        if r.has("baud") {
+            baud = r.integer("baud", in: Int.min...Int.max, &log)
+            if let b = baud, !UARTDescription.standardBaudRates.contains(b) {
+                let list = UARTDescription.standardBaudRates.map(String.init).joined(separator: ", ")
+                log.add(r.keyPath("baud"), "\(b) is not a standard rate; use one of \(list)")
+                baud = nil
+            }
+        } else {
+            r.allow("baud")
+        }
+        var format: UARTFormat? = .text
+        if let f = r.string("format", &log) {
+            format = UARTFormat(rawValue: f)
+            if format == nil {
+                log.add(r.keyPath("format"), "unknown format \"\(f)\"; supported: text, json")
+            }
+        } else if r.has("format") {
+            format = nil
+        }
+        var template: TextTemplate? = nil
+        var templateOK = true
+        if let t = r.string("template", &log) {
+            if format == .json {
+                log.add(r.keyPath("template"), "a template applies only to format = \"text\"")
+                templateOK = false
+            } else {
+                do throws(TextTemplate.ParseError) {
+                    template = try TextTemplate(parsing: t)
+                } catch {
+                    log.add(r.keyPath("template"), error.description)
+                    templateOK = false
+                }
+            }
+        } else if r.has("template") {
+            templateOK = false
+        }
+        r.finish(&log, owner: "a uart output")
+        guard let device, let baud, let format, templateOK else { return nil }
+        return UARTDescription(device: device, baud: baud, format: format, template: template)
+    }
+}

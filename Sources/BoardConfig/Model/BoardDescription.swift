@@ -1,0 +1,38 @@
+/// One deployment, fully validated: hardware, panel, regions, recognizers and outputs.
+///
+/// Produced only by `BoardLoader`, which guarantees the invariants stated on each field:
+/// names are unique, every reference resolves, regions form one tree, require_fail is acyclic.
+public struct BoardDescription: Sendable, Equatable {
+    /// The board file's stem (`boards/sim-demo.toml` → `sim-demo`).
+    public var name: String
+    public var panel: PanelDescription
+    public var controller: ControllerDescription
+    /// Present exactly when `controller.bus == .simulated`.
+    public var simulation: SimulationDescription?
+    /// In file order; exactly one has no parent (the root), and parents form a tree.
+    public var regions: [RegionDescription]
+    /// In file order; at least one.
+    public var recognizers: [RecognizerDescription]
+    /// In file order, no duplicates; `[.stdout]` when the file names none.
+    public var outputs: [OutputDescription]
+
+    public init(
+        name: String, panel: PanelDescription, controller: ControllerDescription, simulation: SimulationDescription?,
+        regions: [RegionDescription], recognizers: [RecognizerDescription], outputs: [OutputDescription]
+    ) {
+        self.name = name
+        self.panel = panel
+        self.controller = controller
+        self.simulation = simulation
+        self.regions = regions
+        self.recognizers = recognizers
+        self.outputs = outputs
+    }
+
+    /// The root region: the one without a parent (nil only for a hand-built, unvalidated description).
+    public var rootRegion: RegionDescription? { regions.first { $0.parent == nil } }
+
+    public func region(named name: String) -> RegionDescription? { regions.first { $0.name == name } }
+
+    public func recognizer(named name: String) -> RecognizerDescription? { recognizers.first { $0.name == name } }
+}

@@ -1,0 +1,56 @@
+import TouchCore
+
+/// Where the controller is: the simulated bus or an I2C adapter's device node.
+public enum ControllerBus: Sendable, Equatable, Hashable {
+    /// `bus = "sim"`: register-level models behind a simulated bus (see `SimulationDescription`).
+    case simulated
+    /// `bus = "/dev/i2c-1"`: a Linux I2C adapter.
+    case device(String)
+}
+
+/// A quarter-turn rotation of the panel's coordinates, clockwise, in degrees.
+public enum PanelRotation: Int, Sendable, Equatable, CaseIterable {
+    case degrees0 = 0
+    case degrees90 = 90
+    case degrees180 = 180
+    case degrees270 = 270
+}
+
+/// The touch controller and its wiring (`[controller]`).
+///
+/// Orientation follows Linux `touchscreen_report_pos` and Zephyr `input_touchscreen_report_pos`:
+/// `invert_x` / `invert_y` apply to the chip's raw axes, then `swap_xy`, then `rotation`.
+/// The result is in panel pixels, the coordinates of traces and regions.
+public struct ControllerDescription: Sendable, Equatable {
+    public var chip: ControllerChip
+    public var bus: ControllerBus
+    /// The 7-bit address: the board's `address`, or the chip's default.
+    public var address: I2CAddress
+    /// The INT line; nil when not wired (then the driver polls every `pollIntervalMilliseconds`).
+    public var interrupt: GPIOLineDescription?
+    /// The reset line; nil when not wired. `active_low` defaults to true for reset (all supported chips' RSTN).
+    public var reset: GPIOLineDescription?
+    /// Polling period without an INT line, 1…100 ms (default 10).
+    public var pollIntervalMilliseconds: Int
+    public var rotation: PanelRotation
+    public var swapXY: Bool
+    public var invertX: Bool
+    public var invertY: Bool
+
+    public init(
+        chip: ControllerChip, bus: ControllerBus, address: I2CAddress? = nil, interrupt: GPIOLineDescription? = nil,
+        reset: GPIOLineDescription? = nil, pollIntervalMilliseconds: Int = 10, rotation: PanelRotation = .degrees0,
+        swapXY: Bool = false, invertX: Bool = false, invertY: Bool = false
+    ) {
+        self.chip = chip
+        self.bus = bus
+        self.address = address ?? chip.defaultAddress
+        self.interrupt = interrupt
+        self.reset = reset
+        self.pollIntervalMilliseconds = pollIntervalMilliseconds
+        self.rotation = rotation
+        self.swapXY = swapXY
+        self.invertX = invertX
+        self.invertY = invertY
+    }
+}

@@ -1,0 +1,39 @@
+/// One event sink (`[[output]]`). A board without `[[output]]` gets `[.stdout]`.
+public enum OutputDescription: Sendable, Equatable {
+    /// `type = "stdout"`: gesture events as JSON lines (`formats.md` §2).
+    case stdout
+    /// `type = "uart"`: a serial port.
+    case uart(UARTDescription)
+}
+
+/// How events are written to a UART.
+public enum UARTFormat: String, Sendable, Equatable, CaseIterable {
+    /// One line per event from `UARTDescription.template` (or `TextTemplate.default`), ended by "\n".
+    case text
+    /// The JSON line of `formats.md` §2.
+    case json
+}
+
+/// A serial port sink.
+public struct UARTDescription: Sendable, Equatable {
+    /// The device node, an absolute path (`/dev/ttyUSB0`, `/dev/serial0`).
+    public var device: String
+    /// A standard rate from `UARTDescription.standardBaudRates` (default 115200).
+    public var baud: Int
+    public var format: UARTFormat
+    /// For `.text` only; nil means `TextTemplate.default`.
+    public var template: TextTemplate?
+
+    public init(device: String, baud: Int = 115_200, format: UARTFormat = .text, template: TextTemplate? = nil) {
+        self.device = device
+        self.baud = baud
+        self.format = format
+        self.template = template
+    }
+
+    /// The rates termios can set on Linux from 1200 baud up (`B1200` … `B4000000`).
+    public static let standardBaudRates: [Int] = [
+        1200, 1800, 2400, 4800, 9600, 19_200, 38_400, 57_600, 115_200, 230_400, 460_800, 500_000, 576_000, 921_600,
+        1_000_000, 1_152_000, 1_500_000, 2_000_000, 2_500_000, 3_000_000, 3_500_000, 4_000_000,
+    ]
+}

@@ -1,0 +1,100 @@
+import Gestures
+
+// Kind parameters of `formats.md` §4. Lengths are in points as written in the board file;
+// the engine converts them with `PanelDescription.pointsToPixels`. Times are in milliseconds.
+
+/// `kind = "tap"` (UITapGestureRecognizer).
+public struct TapParameters: Sendable, Equatable {
+    /// `taps` (numberOfTapsRequired), ≥ 1.
+    public var taps: Int = 1
+    /// `touches` (numberOfTouchesRequired), 1…10.
+    public var touches: Int = 1
+    /// `max_movement`, pt: how far a touch may move while down.
+    public var maxMovement: Double = 10
+    /// `max_interval_ms`: from a lift to the next down.
+    public var maxIntervalMilliseconds: Int = 300
+    /// `max_tap_distance`, pt: between successive taps.
+    public var maxTapDistance: Double = 45
+
+    public init() {}
+}
+
+/// `kind = "long_press"` (UILongPressGestureRecognizer).
+public struct LongPressParameters: Sendable, Equatable {
+    /// `min_duration_ms` (minimumPressDuration).
+    public var minDurationMilliseconds: Int = 500
+    /// `allowable_movement`, pt.
+    public var allowableMovement: Double = 10
+    /// `touches` (numberOfTouchesRequired), 1…10.
+    public var touches: Int = 1
+    /// `taps` (numberOfTapsRequired) before the press, ≥ 0.
+    public var taps: Int = 0
+
+    public init() {}
+}
+
+/// `kind = "pan"` (UIPanGestureRecognizer).
+public struct PanParameters: Sendable, Equatable {
+    /// `min_touches` (minimumNumberOfTouches), ≥ 1.
+    public var minTouches: Int = 1
+    /// `max_touches` (maximumNumberOfTouches); `Int.max` when unlimited (absent).
+    public var maxTouches: Int = .max
+    /// `min_distance`, pt: movement before the pan begins.
+    public var minDistance: Double = 10
+
+    public init() {}
+}
+
+/// `kind = "swipe"` (UISwipeGestureRecognizer).
+public struct SwipeParameters: Sendable, Equatable {
+    /// `direction`: the permitted directions, never empty.
+    public var direction: SwipeDirection = .right
+    /// `touches` (numberOfTouchesRequired), 1…10.
+    public var touches: Int = 1
+    /// `min_distance`, pt.
+    public var minDistance: Double = 50
+    /// `min_velocity`, pt/s.
+    public var minVelocity: Double = 300
+    /// `max_duration_ms`.
+    public var maxDurationMilliseconds: Int = 500
+
+    public init() {}
+}
+
+/// A recognizer's kind with its kind-specific parameters.
+public enum RecognizerParameters: Sendable, Equatable {
+    case tap(TapParameters)
+    case longPress(LongPressParameters)
+    case pan(PanParameters)
+    case swipe(SwipeParameters)
+    /// Two touches; no keys.
+    case pinch
+    /// Two touches; no keys.
+    case rotation
+    /// One touch, down-stroke then up-stroke; no keys.
+    case checkmark
+
+    public var kind: GestureKind {
+        switch self {
+        case .tap: .tap
+        case .longPress: .longPress
+        case .pan: .pan
+        case .swipe: .swipe
+        case .pinch: .pinch
+        case .rotation: .rotation
+        case .checkmark: .checkmark
+        }
+    }
+
+    /// The fewest touches the recognizer needs.
+    public var minimumTouches: Int {
+        switch self {
+        case .tap(let p): p.touches
+        case .longPress(let p): p.touches
+        case .pan(let p): p.minTouches
+        case .swipe(let p): p.touches
+        case .pinch, .rotation: 2
+        case .checkmark: 1
+        }
+    }
+}

@@ -1,0 +1,22 @@
+/// What the simulated controller plays.
+public enum SimulationScript: Sendable, Equatable {
+    /// `script = "demo"`: the built-in demo of taps.
+    case demo
+    /// A touch trace (`formats.md` §1); the absolute, normalised path of a file that was readable at load time.
+    case trace(String)
+}
+
+/// The simulated touch world (`[simulation]`), present exactly when `controller.bus` is `.simulated`.
+public struct SimulationDescription: Sendable, Equatable {
+    public var script: SimulationScript
+    /// The simulated controller's report rate, 1…1000 Hz (default 100).
+    public var reportRateHz: Int
+    /// Replay the script forever (default false).
+    public var loop: Bool
+
+    public init(script: SimulationScript = .demo, reportRateHz: Int = 100, loop: Bool = false) {
+        self.script = script
+        self.reportRateHz = reportRateHz
+        self.loop = loop
+    }
+}
