@@ -34,6 +34,8 @@ public struct VelocityTracker: Sendable {
         guard stored >= 2 else { return .zero }
         let newest = (next + VelocityTracker.sampleCapacity - 1) % VelocityTracker.sampleCapacity
         let tNewest = times[newest]
+        // Positions relative to the newest sample keep the sums small (no 1e-12 residue on a still axis).
+        let x0 = xs[newest], y0 = ys[newest]
         var n = 0.0, st = 0.0, sx = 0.0, sy = 0.0, stt = 0.0, stx = 0.0, sty = 0.0
         for k in 0..<stored {
             let i = (newest - k + VelocityTracker.sampleCapacity) % VelocityTracker.sampleCapacity
@@ -42,11 +44,12 @@ public struct VelocityTracker: Sendable {
             let t = -Double(age) / 1e6
             n += 1
             st += t
-            sx += xs[i]
-            sy += ys[i]
+            let x = xs[i] - x0, y = ys[i] - y0
+            sx += x
+            sy += y
             stt += t * t
-            stx += t * xs[i]
-            sty += t * ys[i]
+            stx += t * x
+            sty += t * y
         }
         let denominator = n * stt - st * st
         guard n >= 2, denominator > 1e-12 else { return .zero }

@@ -1,0 +1,144 @@
+import ArgumentParser
+import BoardConfig
+import Dispatch
+import Foundation
+import Logging
+import TouchCore
+import TouchOutputs
+import TouchService
+import Gestures
+import TouchTrace
+
+@main
+struct Touchwire: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "touchwire",
+        abstract: "Capacitive touch panel → UIKit-style gestures → GPIO, UART and JSON lines.",
+        subcommands: [Run.self, Replay.self, Validate.self, Probe.self]
+    )
+}
+
+/// Errors reach the user as one line on stderr and a non-zero exit status (`formats.md` §3).
+struct Failure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+func fail(_ message: String, code: Int32 = 1) -> ExitCode {
+    FileHandle.standardError.write(Data(("touchwire: " + message + "\n").utf8))
+    return ExitCode(code)
+}
+
+func makeLogger(verbose: Bool) -> Logger {
+    LoggingSystem.bootstrap { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = verbose ? .debug : .info
+        return handler
+    }
+    return Logger(label: "touchwire")
+}
+
+func loadBoard(_ path: String) throws(ExitCode) -> BoardDescription {
+    do throws(BoardFileError) {
+        return try BoardLoader.load(path: path)
+    } catch {
+        for issue in error.issues { _ = fail(issue.description) }
+        throw ExitCode(2)
+    }
+}
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the service: controller → ring → gesture engine → outputs, until SIGINT or SIGTERM.")
+
+    @Option(name: .long, help: "The board file (TOML).")
+    var board: String
+
+    @Flag(name: .long, help: "Log more on stderr.")
+    var verbose = false
+
+    func run() throws {
+        let description = try loadBoard(board)
+        let logger = makeLogger(verbose: verbose)
+        let service: Service
+        do throws(ServiceError) {
+            service = try Service(board: description, logger: logger)
+        } catch {
+            throw fail("\(error)")
+        }
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
+        var sources: [any DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM] {
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler {
+                logger.info("signal \(sig == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
+                service.stop()
+            }
+            source.resume()
+            sources.append(source)
+        }
+        service.run()
+        sources.forEach { $0.cancel() }
+    }
+}
+
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Feed a touch trace through the gesture engine on a virtual clock; print events as JSON lines.")
+
+    @Argument(help: "The trace file (JSON lines, formats.md §1).")
+    var trace: String
+
+    @Option(name: .long, help: "The board file whose regions and recognizers to use.")
+    var board: String
+
+    @Flag(name: .long, help: "Also print each region's touch deliveries (S22–S27).")
+    var delivery = false
+
+    func run() throws {
+        let description = try loadBoard(board)
+        let parsed: Trace
+        do throws(TraceError) {
+            parsed = try TraceReader.read(path: trace)
+        } catch {
+            throw fail("\(error)")
+        }
+        let engine: GestureEngine
+        do throws(ServiceError) {
+            engine = try EngineBuilder.build(description)
+        } catch {
+            throw fail("\(error)")
+        }
+        TouchService.Replay.run(trace: parsed, engine: engine, delivery: delivery, output: StandardOutputSink())
+    }
+}
+
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check board files; print every problem with file and key path.")
+
+    @Argument(help: "Board files to check.")
+    var files: [String]
+
+    func run() throws {
+        var bad = 0
+        for file in files {
+            do throws(BoardFileError) {
+                let board = try BoardLoader.load(path: file)
+                do throws(ServiceError) {
+                    _ = try EngineBuilder.build(board)
+                    print("\(file): ok (\(board.regions.count) regions, \(board.recognizers.count) recognizers)")
+                } catch {
+                    bad += 1
+                    _ = fail("\(error)")
+                }
+            } catch {
+                bad += 1
+                for issue in error.issues { _ = fail(issue.description) }
+            }
+        }
+        if bad > 0 { throw ExitCode(2) }
+    }
+}
