@@ -39,7 +39,12 @@ let package = Package(
         /// The gesture engine: UIKit's UIGestureRecognizer semantics on an injected clock.
         .target(name: "Gestures", dependencies: ["TouchCore"]),
         /// Event encoders and sinks: stdout JSON lines, UART, the output thread.
-        .target(name: "TouchOutputs", dependencies: ["TouchCore", "TouchRing", "TouchLinux", "Gestures"]),
+        .target(
+            name: "TouchOutputs",
+            dependencies: [
+                "TouchCore", "TouchRing", "TouchLinux", "Gestures", .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         /// Board files (TOML): parsing, validation, and building the engine from them.
         .target(
             name: "BoardConfig",
@@ -70,8 +75,10 @@ let package = Package(
         .testTarget(
             name: "TouchServiceTests",
             dependencies: [
-                "TouchService", "TouchSimulation", "TouchLinux", "BoardConfig",
+                "touchwire", "TouchService", "TouchSimulation", "TouchLinux", "TouchTrace", "TouchOutputs",
+                "BoardConfig", "Gestures", "TouchDrivers",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],

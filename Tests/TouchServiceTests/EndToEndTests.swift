@@ -1,0 +1,131 @@
+import BoardConfig
+import Foundation
+import Gestures
+import TouchCore
+import TouchLinux
+import TouchOutputs
+import TouchService
+import XCTest
+
+/// A finger scripted into the simulated FT6x36's registers comes out of a UART as a text line.
+final class EndToEndTests: XCTestCase {
+    func testTapInSimulatedControllerRegistersArrivesOnUART() throws {
+        let dir = try makeTemporaryDirectory(self)
+        try tapTrace.write(to: dir.appendingPathComponent("tap.jsonl"), atomically: true, encoding: .utf8)
+        let board = try tapBoard(script: "tap.jsonl", directory: dir)
+
+        let pty = try PseudoTerminal()
+        let clock = ManualClock()
+        let uart = try UARTSink(
+            path: pty.subordinatePath, configuration: SerialConfiguration(baudRate: 115_200), clock: clock.read,
+            log: { _ in })
+        let stdout = CollectingSink()
+        let service = try Service(
+            board: board, logger: quietLogger,
+            extraOutputs: [],
+            stdout: stdout, clock: clock.read)
+        let names = EngineBuilder.names(of: service.engine)
+        let serviceWithUART = try Service(
+            board: board, logger: quietLogger,
+            extraOutputs: [OutputChannel(name: "uart", encoding: .text(EventTextEncoder(names: names)), sink: uart)],
+            stdout: stdout, clock: clock.read)
+        _ = service
+
+        // The three stages, stepped by hand every 10 ms for half a second of simulated time.
+        XCTAssertTrue(serviceWithUART.driver.start(at: .zero))
+        for ms in stride(from: Int64(0), through: 500, by: 10) {
+            clock.now = .milliseconds(ms)
+            serviceWithUART.driver.poll(at: clock.now)
+            serviceWithUART.recognizer.step(now: clock.now)
+            serviceWithUART.output.drain(clock: clock.read)
+        }
+        serviceWithUART.output.flush()
+
+        let bytes = try pty.read(count: 64, timeoutMilliseconds: 2000)
+        let text = String(decoding: bytes, as: UTF8.self)
+        XCTAssertEqual(text, "tap recognized 401.0 240.0\n")
+        // The same event went to stdout as a JSON line, at the lift's instant.
+        XCTAssertEqual(
+            stdout.text,
+            #"{"t_us":150000,"recognizer":"tap","kind":"tap","state":"recognized","region":"screen","x":401.0,"y":240.0,"touches":1,"taps":1}"#
+                + "\n")
+        // The driver read the chip once per poll, and only changed frames were queued.
+        XCTAssertEqual(serviceWithUART.driver.framesRead, 51)
+        XCTAssertEqual(serviceWithUART.driver.framesQueued, 3)
+    }
+
+    /// S9 via the driver: a bus fault while a finger is down cancels the touch instead of leaving it hanging.
+    func testBusFaultMidGestureCancelsTouchesInProgress() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let trace = """
+            {"touchwire_trace":1,"panel":{"width":800,"height":480},"source":"test"}
+            {"t_us":0,"contacts":[{"id":0,"x":100,"y":240}]}
+            {"t_us":50000,"contacts":[{"id":0,"x":140,"y":240}]}
+            {"t_us":100000,"contacts":[{"id":0,"x":180,"y":240}]}
+            {"t_us":400000,"contacts":[]}
+
+            """
+        try trace.write(to: dir.appendingPathComponent("drag.jsonl"), atomically: true, encoding: .utf8)
+        var board = try tapBoard(script: "drag.jsonl", directory: dir)
+        board.recognizers = [
+            RecognizerDescription(name: "pan", parameters: .pan(PanParameters()), region: "screen")
+        ]
+        let clock = ManualClock()
+        let stdout = CollectingSink()
+        let service = try Service(board: board, logger: quietLogger, stdout: stdout, clock: clock.read)
+        XCTAssertTrue(service.driver.start(at: .zero))
+        for ms in stride(from: Int64(0), through: 600, by: 10) {
+            clock.now = .milliseconds(ms)
+            if ms == 150 { service.driver.simulation?.bus.nackNext(3) }
+            service.driver.poll(at: clock.now)
+            service.recognizer.step(now: clock.now)
+            service.output.drain(clock: clock.read)
+        }
+        let states = stdout.lines.compactMap { line -> String? in
+            guard let r = line.range(of: #""state":""#) else { return nil }
+            return String(line[r.upperBound...].prefix { $0 != "\"" })
+        }
+        XCTAssertEqual(states.first, "began")
+        XCTAssertTrue(states.contains("cancelled"), "got \(states)")
+        XCTAssertEqual(service.driver.readErrors, 3)
+        XCTAssertFalse(service.engine.hasTouchesDown)
+    }
+
+    /// The threaded service: started, prints the demo's first gesture, stops cleanly on request.
+    func testThreadedServiceRunsAndStops() throws {
+        let board = try BoardLoader.load(path: repositoryRoot.appendingPathComponent("boards/sim-demo.toml").path)
+        let stdout = CollectingSink()
+        let service = try Service(board: board, logger: quietLogger, stdout: stdout)
+        let finished = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            service.run()
+            finished.signal()
+        }
+        thread.start()
+        // The demo's first tap is recognized about 0.4 s in; allow a very slow machine 30 s.
+        let deadline = Date().addingTimeInterval(30)
+        while stdout.lines.isEmpty && Date() < deadline { usleep(20_000) }
+        service.stop()
+        XCTAssertEqual(finished.wait(timeout: .now() + 30), .success, "run() did not return after stop()")
+        XCTAssertTrue(stdout.lines.first?.contains(#""recognizer":"tap""#) ?? false, "got \(stdout.lines)")
+        XCTAssertFalse(service.engine.hasTouchesDown)
+    }
+}
+
+/// Collects lines written by the output stage.
+final class CollectingSink: LineSink, @unchecked Sendable {
+    // Guarded by `lock`: written by the output thread, read by the test thread.
+    private let lock = NSLock()
+    private var bytes: [UInt8] = []
+    func write(_ line: UnsafeRawBufferPointer) {
+        lock.lock()
+        bytes.append(contentsOf: line)
+        lock.unlock()
+    }
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+    var lines: [String] { text.split(separator: "\n").map(String.init) }
+}

@@ -1,0 +1,72 @@
+import BoardConfig
+import Foundation
+import Logging
+import TouchCore
+import XCTest
+
+/// The repository root, found from this file's path.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// A clock the test moves by hand.
+final class ManualClock: @unchecked Sendable {
+    // Only the test thread reads and writes `now` (the service's threads are not started in these tests).
+    var now = Instant.zero
+    var read: @Sendable () -> Instant { { [unowned self] in self.now } }
+}
+
+/// A temporary directory removed when the test ends.
+func makeTemporaryDirectory(_ test: XCTestCase) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("touchwire-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+    return url
+}
+
+/// A logger that drops everything (tests assert on behaviour, not log lines).
+let quietLogger: Logger = {
+    var l = Logger(label: "touchwire-tests", factory: { _ in SwiftLogNoOpLogHandler() })
+    l.logLevel = .critical
+    return l
+}()
+
+/// A trace with one tap at (400, 240): down at 100 ms, lifted at 150 ms.
+let tapTrace = """
+    {"touchwire_trace":1,"panel":{"width":800,"height":480},"source":"test"}
+    {"t_us":100000,"contacts":[{"id":0,"x":400,"y":240}]}
+    {"t_us":120000,"contacts":[{"id":0,"x":401,"y":240}]}
+    {"t_us":150000,"contacts":[]}
+
+    """
+
+/// A simulated board playing `script` (a file name in `directory`) with one single-tap recognizer.
+func tapBoard(script: String, directory: URL, extra: String = "") throws -> BoardDescription {
+    let text = """
+        [panel]
+        width = 800
+        height = 480
+
+        [controller]
+        chip = "ft6x36"
+        bus = "sim"
+
+        [simulation]
+        script = "\(script)"
+        report_rate_hz = 100
+
+        [[region]]
+        name = "screen"
+        frame = [0, 0, 800, 480]
+
+        [[recognizer]]
+        name = "tap"
+        kind = "tap"
+        region = "screen"
+        \(extra)
+        """
+    do throws(BoardFileError) {
+        return try BoardLoader.parse(text, file: "test.toml", directory: directory.path)
+    } catch {
+        throw error
+    }
+}
