@@ -157,7 +157,9 @@ final class HardwareKeyTests: XCTestCase {
 
         let dup = TestBoards.issues(
             TestBoards.text(
-                extra: "[[output]]\ntype = \"uart\"\ndevice = \"/dev/ttyS0\"\n[[output]]\ntype = \"uart\"\ndevice = \"/dev/ttyS0\"\n"))
+                extra:
+                    "[[output]]\ntype = \"uart\"\ndevice = \"/dev/ttyS0\"\n[[output]]\ntype = \"uart\"\ndevice = \"/dev/ttyS0\"\n"
+            ))
         XCTAssertEqual(dup.map(\.keyPath), ["output[1].device"])
     }
 
@@ -166,6 +168,7 @@ final class HardwareKeyTests: XCTestCase {
         XCTAssertThrowsError(try TextTemplate(parsing: "x}"))
         XCTAssertThrowsError(try TextTemplate(parsing: "{}"))
         XCTAssertEqual(try TextTemplate(parsing: "{{}}").segments, [.literal("{}")])
-        XCTAssertEqual(TextTemplate.default.segments, try TextTemplate(parsing: "{recognizer} {state} {x} {y}").segments)
+        XCTAssertEqual(
+            TextTemplate.default.segments, try TextTemplate(parsing: "{recognizer} {state} {x} {y}").segments)
     }
 }

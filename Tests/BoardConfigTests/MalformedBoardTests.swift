@@ -31,13 +31,14 @@ final class MalformedBoardTests: XCTestCase {
     }
 
     func testOutOfRangeLine() {
-        let recognizers = TestBoards.tap + """
-            [[recognizer]]
-            name = "double-tap"
-            kind = "tap"
-            region = "screen"
-            taps = 0
-            """
+        let recognizers =
+            TestBoards.tap + """
+                [[recognizer]]
+                name = "double-tap"
+                kind = "tap"
+                region = "screen"
+                taps = 0
+                """
         let issues = TestBoards.issues(TestBoards.text(recognizers: recognizers))
         XCTAssertEqual(
             BoardFileError(issues: issues).description,
@@ -60,10 +61,12 @@ final class MalformedBoardTests: XCTestCase {
         XCTAssertEqual(
             Set(issues.map(\.keyPath)),
             [
-                "panel.width", "panel.height", "recognizer[0] \"t\".max_movement", "recognizer[0] \"t\".max_interval_ms",
+                "panel.width", "panel.height", "recognizer[0] \"t\".max_movement",
+                "recognizer[0] \"t\".max_interval_ms",
                 "recognizer[0] \"t\".touches",
             ])
-        XCTAssertEqual(issues.first { $0.keyPath == "panel.width" }?.message, "expected an integer, got a string \"800\"")
+        XCTAssertEqual(
+            issues.first { $0.keyPath == "panel.width" }?.message, "expected an integer, got a string \"800\"")
     }
 
     func testAllIssuesAreCollectedOneLineEach() {
@@ -94,7 +97,8 @@ final class MalformedBoardTests: XCTestCase {
         let recognizers = TestBoards.tap.replacingOccurrences(
             of: "region = \"screen\"", with: "region = \"screen\"\nrequire_fail = [\"tap\"]\nsimultaneous = [\"x\"]")
         let issues = TestBoards.issues(TestBoards.text(recognizers: recognizers))
-        XCTAssertEqual(issues.map(\.keyPath), ["recognizer[0] \"tap\".require_fail[0]", "recognizer[0] \"tap\".simultaneous[0]"])
+        XCTAssertEqual(
+            issues.map(\.keyPath), ["recognizer[0] \"tap\".require_fail[0]", "recognizer[0] \"tap\".simultaneous[0]"])
     }
 
     func testRequireFailCycleIsNamed() {
@@ -103,17 +107,21 @@ final class MalformedBoardTests: XCTestCase {
         }
         let two = TestBoards.issues(
             TestBoards.text(recognizers: recognizer("a", requires: "b") + recognizer("b", requires: "a")))
-        XCTAssertEqual(two.map(\.description), ["boards/x.toml: recognizer[0] \"a\".require_fail: require_fail cycle: a → b → a"])
+        XCTAssertEqual(
+            two.map(\.description), ["boards/x.toml: recognizer[0] \"a\".require_fail: require_fail cycle: a → b → a"])
 
         let three = TestBoards.issues(
             TestBoards.text(
-                recognizers: recognizer("x", requires: "y") + recognizer("y", requires: "z") + recognizer("z", requires: "x")))
+                recognizers: recognizer("x", requires: "y") + recognizer("y", requires: "z")
+                    + recognizer("z", requires: "x")))
         XCTAssertEqual(three.map(\.message), ["require_fail cycle: x → y → z → x"])
 
         // A chain is not a cycle.
         XCTAssertNoThrow(
             try TestBoards.load(
-                TestBoards.text(recognizers: recognizer("x", requires: "y") + recognizer("y", requires: "z") + TestBoards.tap.replacingOccurrences(of: "\"tap\"\nkind", with: "\"z\"\nkind"))))
+                TestBoards.text(
+                    recognizers: recognizer("x", requires: "y") + recognizer("y", requires: "z")
+                        + TestBoards.tap.replacingOccurrences(of: "\"tap\"\nkind", with: "\"z\"\nkind"))))
     }
 
     func testMissingRegionReferences() {
@@ -126,10 +134,17 @@ final class MalformedBoardTests: XCTestCase {
     }
 
     func testDuplicateNames() {
-        let regions = TestBoards.regions + "[[region]]\nname = \"screen\"\nparent = \"screen\"\nframe = [0, 0, 10, 10]\n"
+        let regions =
+            TestBoards.regions + "[[region]]\nname = \"screen\"\nparent = \"screen\"\nframe = [0, 0, 10, 10]\n"
         let issues = TestBoards.issues(TestBoards.text(regions: regions, recognizers: TestBoards.tap + TestBoards.tap))
-        XCTAssertTrue(issues.contains { $0.keyPath == "region[1] \"screen\".name" && $0.message.hasPrefix("duplicate region name") }, "\(issues)")
-        XCTAssertTrue(issues.contains { $0.keyPath == "recognizer[1] \"tap\".name" && $0.message.hasPrefix("duplicate recognizer name") }, "\(issues)")
+        XCTAssertTrue(
+            issues.contains {
+                $0.keyPath == "region[1] \"screen\".name" && $0.message.hasPrefix("duplicate region name")
+            }, "\(issues)")
+        XCTAssertTrue(
+            issues.contains {
+                $0.keyPath == "recognizer[1] \"tap\".name" && $0.message.hasPrefix("duplicate recognizer name")
+            }, "\(issues)")
     }
 
     func testTwoRootsAreRejected() {
@@ -174,7 +189,8 @@ final class MalformedBoardTests: XCTestCase {
 
     func testMissingRequiredKeys() {
         let issues = TestBoards.issues(
-            TestBoards.text(regions: "[[region]]\nname = \"screen\"\n", recognizers: "[[recognizer]]\nkind = \"tap\"\n"))
+            TestBoards.text(regions: "[[region]]\nname = \"screen\"\n", recognizers: "[[recognizer]]\nkind = \"tap\"\n")
+        )
         XCTAssertEqual(
             issues.map(\.description),
             [
@@ -185,11 +201,13 @@ final class MalformedBoardTests: XCTestCase {
     }
 
     func testUnknownTopLevelKeyAndTableInsteadOfArray() {
-        let text = TestBoards.panel + TestBoards.hardware + "[region]\nname = \"screen\"\n" + TestBoards.tap
+        let text =
+            TestBoards.panel + TestBoards.hardware + "[region]\nname = \"screen\"\n" + TestBoards.tap
             + "\n[outputs]\ntype = \"stdout\"\n"
         let issues = TestBoards.issues(text)
         XCTAssertTrue(issues.contains { $0.keyPath == "region" && $0.message.contains("[[region]]") }, "\(issues)")
-        XCTAssertTrue(issues.contains { $0.keyPath == "outputs" && $0.message.contains("did you mean \"output\"") }, "\(issues)")
+        XCTAssertTrue(
+            issues.contains { $0.keyPath == "outputs" && $0.message.contains("did you mean \"output\"") }, "\(issues)")
     }
 
     func testMissingFileIsABoardFileError() {
@@ -203,7 +221,10 @@ final class MalformedBoardTests: XCTestCase {
     }
 
     func testGarbageNeverCrashes() {
-        for text in ["", "\u{0}", "panel = 3\nregion = 4\nrecognizer = [1, \"x\"]", "a.b.c = 1979-05-27", "[panel]\nwidth = 1e400"] {
+        for text in [
+            "", "\u{0}", "panel = 3\nregion = 4\nrecognizer = [1, \"x\"]", "a.b.c = 1979-05-27",
+            "[panel]\nwidth = 1e400",
+        ] {
             _ = TestBoards.issues(text)
         }
     }

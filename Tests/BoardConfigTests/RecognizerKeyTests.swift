@@ -149,14 +149,17 @@ final class RecognizerKeyTests: XCTestCase {
 
     func testKeyOfAnotherKindIsUnknown() {
         let issues = TestBoards.issues(
-            TestBoards.text(recognizers: TestBoards.tap.replacingOccurrences(of: "kind = \"tap\"", with: "kind = \"tap\"\nmin_distance = 3")))
+            TestBoards.text(
+                recognizers: TestBoards.tap.replacingOccurrences(
+                    of: "kind = \"tap\"", with: "kind = \"tap\"\nmin_distance = 3")))
         XCTAssertEqual(issues.map(\.keyPath), ["recognizer[0] \"tap\".min_distance"])
         XCTAssertTrue(issues[0].message.hasPrefix("unknown key for a tap recognizer"), issues[0].message)
     }
 
     func testKeylessKindRejectsKeys() {
         let issues = TestBoards.issues(
-            TestBoards.text(recognizers: "[[recognizer]]\nname = \"p\"\nkind = \"pinch\"\nregion = \"screen\"\ntouches = 2\n"))
+            TestBoards.text(
+                recognizers: "[[recognizer]]\nname = \"p\"\nkind = \"pinch\"\nregion = \"screen\"\ntouches = 2\n"))
         XCTAssertEqual(issues.map(\.keyPath), ["recognizer[0] \"p\".touches"])
     }
 
@@ -171,7 +174,8 @@ final class RecognizerKeyTests: XCTestCase {
         for value in ["[]", "[\"sideways\"]", "3"] {
             let issues = TestBoards.issues(
                 TestBoards.text(
-                    recognizers: "[[recognizer]]\nname = \"s\"\nkind = \"swipe\"\nregion = \"screen\"\ndirection = \(value)\n"))
+                    recognizers:
+                        "[[recognizer]]\nname = \"s\"\nkind = \"swipe\"\nregion = \"screen\"\ndirection = \(value)\n"))
             XCTAssertEqual(issues.map(\.keyPath), ["recognizer[0] \"s\".direction"], value)
         }
     }
@@ -180,7 +184,8 @@ final class RecognizerKeyTests: XCTestCase {
         let issues = TestBoards.issues(
             TestBoards.text(
                 recognizers:
-                    "[[recognizer]]\nname = \"p\"\nkind = \"pan\"\nregion = \"screen\"\nmin_touches = 3\nmax_touches = 2\n"))
+                    "[[recognizer]]\nname = \"p\"\nkind = \"pan\"\nregion = \"screen\"\nmin_touches = 3\nmax_touches = 2\n"
+            ))
         XCTAssertEqual(issues.map(\.keyPath), ["recognizer[0] \"p\".max_touches"])
     }
 
@@ -196,6 +201,7 @@ final class RecognizerKeyTests: XCTestCase {
         // The same recognizer on a 5-contact chip is fine.
         XCTAssertNoThrow(
             try TestBoards.load(
-                TestBoards.text(recognizers: "[[recognizer]]\nname = \"zoom\"\nkind = \"pinch\"\nregion = \"screen\"\n")))
+                TestBoards.text(recognizers: "[[recognizer]]\nname = \"zoom\"\nkind = \"pinch\"\nregion = \"screen\"\n")
+            ))
     }
 }

@@ -27,7 +27,9 @@ enum TOMLCrashScreen {
         }
         func isBlank(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" }
         func isBareKey(_ c: Unicode.Scalar) -> Bool {
-            c.isASCII && (("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "_" || c == "-")
+            c.isASCII
+                && (("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "_"
+                    || c == "-")
         }
 
         while i < n {
@@ -82,7 +84,10 @@ enum TOMLCrashScreen {
                 guard j < n else { return nil }
                 let d = s[j]
                 if !(d == "]" || d == "\"" || d == "'" || isBareKey(d) || (d == "[" && blank)) {
-                    return (line, "TOML syntax error: a table header must start with a key, got \"\(d.escaped(asASCII: true))\"")
+                    return (
+                        line,
+                        "TOML syntax error: a table header must start with a key, got \"\(d.escaped(asASCII: true))\""
+                    )
                 }
                 atLineStart = false
                 i = j
