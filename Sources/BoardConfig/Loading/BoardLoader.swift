@@ -73,7 +73,9 @@ public enum BoardLoader {
         var simulation: SimulationDescription? = nil
         if let t = r.table("simulation", &log) {
             if let controller, controller.bus != .simulated {
-                log.add("simulation", "[simulation] applies only to bus = \"sim\"; remove it or set controller.bus = \"sim\"")
+                log.add(
+                    "simulation",
+                    "[simulation] applies only to bus = \"sim\"; remove it or set controller.bus = \"sim\"")
             } else {
                 simulation = SimulationReader.read(t, directory: directory, &log)
             }

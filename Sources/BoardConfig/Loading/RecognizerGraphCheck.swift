@@ -54,7 +54,8 @@ enum RecognizerGraphCheck {
 
     /// Depth-first search over require_fail edges; each cycle is reported once, at its first
     /// member in file order, as `a → b → a`.
-    private static func reportRequireFailCycles(_ recognizers: [Located<RecognizerDescription>], _ log: inout IssueLog) {
+    private static func reportRequireFailCycles(_ recognizers: [Located<RecognizerDescription>], _ log: inout IssueLog)
+    {
         var edges: [String: [String]] = [:]
         var pathOf: [String: String] = [:]
         var order: [String] = []

@@ -52,11 +52,11 @@ enum RecognizerReader {
         return Located(value: recognizer, path: r.path)
     }
 
-    /// The kind's keys with their defaults; nil when one of them is invalid (already logged).
+    /// The kind's keys with their defaults. An invalid key is logged and its default kept, so that
+    /// cross-reference checks still see the recognizer; a logged issue always rejects the board.
     private static func readParameters(_ kind: GestureKind, _ r: inout TableReader, _ log: inout IssueLog)
         -> RecognizerParameters?
     {
-        let before = log.issues.count
         let ms = 1...maxMilliseconds
         let msFromZero = 0...maxMilliseconds
         let length = 0...maxLength
@@ -65,7 +65,7 @@ enum RecognizerReader {
         switch kind {
         case .tap:
             var p = TapParameters()
-            p.taps = r.integer("taps", in: 1...100, &log) ?? p.taps
+            p.taps = r.integer("taps", in: 1...Int.max, &log) ?? p.taps
             p.touches = r.integer("touches", in: touches, &log) ?? p.touches
             p.maxMovement = r.number("max_movement", in: length, &log) ?? p.maxMovement
             p.maxIntervalMilliseconds = r.integer("max_interval_ms", in: ms, &log) ?? p.maxIntervalMilliseconds
@@ -76,7 +76,7 @@ enum RecognizerReader {
             p.minDurationMilliseconds = r.integer("min_duration_ms", in: msFromZero, &log) ?? p.minDurationMilliseconds
             p.allowableMovement = r.number("allowable_movement", in: length, &log) ?? p.allowableMovement
             p.touches = r.integer("touches", in: touches, &log) ?? p.touches
-            p.taps = r.integer("taps", in: 0...100, &log) ?? p.taps
+            p.taps = r.integer("taps", in: 0...Int.max, &log) ?? p.taps
             result = .longPress(p)
         case .pan:
             var p = PanParameters()
@@ -102,7 +102,7 @@ enum RecognizerReader {
         case .checkmark: result = .checkmark
         case .control, .custom: return nil  // not board kinds: GestureKind(boardName:) never yields them
         }
-        return log.issues.count == before ? result : nil
+        return result
     }
 
     /// `direction = ["right", "up"]` (a single string is accepted too); never empty.

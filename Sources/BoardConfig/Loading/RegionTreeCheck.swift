@@ -28,7 +28,9 @@ enum RegionTreeCheck {
                 log.add(joinPath(region.path, "parent"), "a region cannot be its own parent")
             } else if firstPath[parent] == nil {
                 var message = "no region named \"\(parent)\""
-                if let s = closestMatch(to: parent, in: regions.map(\.value.name)) { message += " (did you mean \"\(s)\"?)" }
+                if let s = closestMatch(to: parent, in: regions.map(\.value.name)) {
+                    message += " (did you mean \"\(s)\"?)"
+                }
                 log.add(joinPath(region.path, "parent"), message)
             } else if parentOf[region.value.name] == nil {
                 parentOf[region.value.name] = parent

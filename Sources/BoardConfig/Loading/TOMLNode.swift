@@ -24,6 +24,9 @@ enum TOMLNode: Sendable, Equatable {
         if text.utf8.contains(0) {
             throw SyntaxError(message: "the file contains a NUL byte", line: nil, column: nil)
         }
+        if let crash = TOMLCrashScreen.check(text) {
+            throw SyntaxError(message: crash.message, line: crash.line, column: nil)
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)

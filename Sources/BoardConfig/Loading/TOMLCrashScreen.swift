@@ -1,0 +1,108 @@
+/// Finds inputs on which TOMLKit's bundled toml++ 3.4.0 trips its own debug assertions
+/// (`TOML_ASSERT_ASSUME` in `parse_key` and `parse_value`) and aborts the process instead of
+/// reporting a parse error. Every such input is invalid TOML; this screen reports it as a
+/// syntax error first, so that no board file can crash the service.
+///
+/// Two shapes, both found by differential fuzzing against toml++:
+/// - a table header whose key starts with anything but a bare-key character, a quote or `]`
+///   (`[=]`, `[[[`, `[.a]`, `[` at the end of a line);
+/// - a `}` where an array expects a value or `]` (`a = [}`, `a = [1, }`).
+///
+/// A light lexer skips strings and comments and tracks `[`/`{` nesting, so the text of
+/// strings and nested multi-line arrays is never mistaken for a header.
+enum TOMLCrashScreen {
+    /// The 1-based line and a message when `text` has one of the two shapes, else nil.
+    static func check(_ text: String) -> (line: Int, message: String)? {
+        let s = Array(text.unicodeScalars)
+        let n = s.count
+        var i = 0
+        var line = 1
+        var stack: [Unicode.Scalar] = []
+        var atLineStart = true
+
+        func starts(_ q: String, at k: Int) -> Bool {
+            let qs = Array(q.unicodeScalars)
+            guard k + qs.count <= n else { return false }
+            return Array(s[k..<k + qs.count]) == qs
+        }
+        func isBlank(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" }
+        func isBareKey(_ c: Unicode.Scalar) -> Bool {
+            c.isASCII
+                && (("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "_"
+                    || c == "-")
+        }
+
+        while i < n {
+            let c = s[i]
+            if c == "\n" {
+                line += 1
+                atLineStart = true
+                i += 1
+                continue
+            }
+            if isBlank(c) {
+                i += 1
+                continue
+            }
+            if c == "#" {
+                while i < n && s[i] != "\n" { i += 1 }
+                continue
+            }
+            if starts("\"\"\"", at: i) || starts("'''", at: i) {
+                let quote = c == "\"" ? "\"\"\"" : "'''"
+                i += 3
+                while i < n && !starts(quote, at: i) {
+                    if s[i] == "\n" { line += 1 }
+                    if c == "\"" && s[i] == "\\" { i += 1 }
+                    i += 1
+                }
+                i += 3
+                atLineStart = false
+                continue
+            }
+            if c == "\"" || c == "'" {
+                i += 1
+                while i < n && s[i] != c && s[i] != "\n" {
+                    if c == "\"" && s[i] == "\\" { i += 1 }
+                    i += 1
+                }
+                i += 1
+                atLineStart = false
+                continue
+            }
+            if c == "[" && atLineStart && stack.isEmpty {
+                var j = i + 1
+                var blank = false
+                while j < n && isBlank(s[j]) {
+                    j += 1
+                    blank = true
+                }
+                if j < n && s[j] == "[" && !blank {
+                    j += 1
+                    while j < n && isBlank(s[j]) { j += 1 }
+                }
+                guard j < n else { return nil }
+                let d = s[j]
+                if !(d == "]" || d == "\"" || d == "'" || isBareKey(d) || (d == "[" && blank)) {
+                    return (
+                        line,
+                        "TOML syntax error: a table header must start with a key, got \"\(d.escaped(asASCII: true))\""
+                    )
+                }
+                atLineStart = false
+                i = j
+                continue
+            }
+            if c == "[" || c == "{" {
+                stack.append(c)
+            } else if c == "}" && stack.last == "[" {
+                return (line, "TOML syntax error: \"}\" inside an array; expected a value or \"]\"")
+            } else if c == "]" || c == "}" {
+                _ = stack.popLast()
+            }
+            atLineStart = false
+            i += 1
+        }
+        return nil
+    }
+}
