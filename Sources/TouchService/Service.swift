@@ -180,7 +180,9 @@ public final class Service: @unchecked Sendable {
     static func makeController(_ board: BoardDescription, start: Instant) throws(ServiceError) -> (
         any TouchController, SimulatedTouchWorld?, Int64
     ) {
-        let c = board.controller
+        guard let c = board.controller else {
+            throw .controller("\(board.name): [controller]: missing; this board can be replayed but not run")
+        }
         let configuration: FT6x36Driver<SimulatedI2CBus>.Configuration
         switch c.chip {
         case .ft6x36:

@@ -6,7 +6,7 @@ import XCTest
 final class HardwareKeyTests: XCTestCase {
     func testControllerDefaultsAndChipTable() throws {
         let board = try TestBoards.load(TestBoards.text())
-        let c = board.controller
+        let c = try XCTUnwrap(board.controller)
         XCTAssertEqual(c.chip, .ft5x06)
         XCTAssertEqual(c.bus, .device("/dev/i2c-1"))
         XCTAssertEqual(c.address, I2CAddress(0x38))
@@ -38,7 +38,7 @@ final class HardwareKeyTests: XCTestCase {
             invert_y = true
 
             """
-        let c = try TestBoards.load(TestBoards.text(hardware: hardware)).controller
+        let c = try XCTUnwrap(TestBoards.load(TestBoards.text(hardware: hardware)).controller)
         XCTAssertEqual(c.chip, .gt911)
         XCTAssertEqual(c.address, I2CAddress(0x14))
         XCTAssertEqual(c.interrupt, GPIOLineDescription(chip: "pinctrl-rp1", line: 17, activeLow: false))

@@ -67,7 +67,7 @@ public enum BoardLoader {
         if let t = r.table("controller", &log) {
             controller = ControllerReader.read(t, &log)
         } else if !r.has("controller") {
-            log.add("controller", "missing [controller] section (chip and bus)")
+            // No hardware: the board can be replayed and validated, not run.
         }
 
         var simulation: SimulationDescription? = nil
@@ -113,8 +113,8 @@ public enum BoardLoader {
 
         r.finish(&log, owner: "a board file")
 
-        guard let panel, let controller else { return nil }
-        if controller.bus == .simulated && simulation == nil { return nil }
+        guard let panel else { return nil }
+        if controller?.bus == .simulated && simulation == nil { return nil }
         return BoardDescription(
             name: name, panel: panel, controller: controller, simulation: simulation,
             regions: regions.map(\.value), recognizers: recognizers.map(\.value), outputs: outputs)

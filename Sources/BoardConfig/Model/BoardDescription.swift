@@ -6,7 +6,8 @@ public struct BoardDescription: Sendable, Equatable {
     /// The board file's stem (`boards/sim-demo.toml` → `sim-demo`).
     public var name: String
     public var panel: PanelDescription
-    public var controller: ControllerDescription
+    /// The touch hardware; nil for a board that only describes gestures (replay and validate).
+    public var controller: ControllerDescription?
     /// Present exactly when `controller.bus == .simulated`.
     public var simulation: SimulationDescription?
     /// In file order; exactly one has no parent (the root), and parents form a tree.
@@ -17,7 +18,7 @@ public struct BoardDescription: Sendable, Equatable {
     public var outputs: [OutputDescription]
 
     public init(
-        name: String, panel: PanelDescription, controller: ControllerDescription, simulation: SimulationDescription?,
+        name: String, panel: PanelDescription, controller: ControllerDescription?, simulation: SimulationDescription?,
         regions: [RegionDescription], recognizers: [RecognizerDescription], outputs: [OutputDescription]
     ) {
         self.name = name
