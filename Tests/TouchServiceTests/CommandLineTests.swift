@@ -1,0 +1,130 @@
+import Foundation
+import TouchSimulation
+import TouchTrace
+import XCTest
+
+/// The `touchwire` executable as a user runs it (formats.md §3).
+final class CommandLineTests: XCTestCase {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The executable built next to the test bundle.
+    var executable: URL {
+        let bundle = Bundle(for: CommandLineTests.self).bundleURL
+        let candidates = [bundle, bundle.deletingLastPathComponent(), bundle.appendingPathComponent("debug"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        for dir in candidates where FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("touchwire").path) {
+            return dir.appendingPathComponent("touchwire")
+        }
+        return bundle.appendingPathComponent("touchwire")
+    }
+
+    func run(_ arguments: [String]) throws -> Result {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            XCTFail("touchwire was not built at \(executable.path)")
+            return Result(status: -1, stdout: "", stderr: "")
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    var demoBoard: String { repositoryRoot.appendingPathComponent("boards/sim-demo.toml").path }
+
+    /// Replay is byte-identical on every run, and the demo's gestures come out with the §2 fields.
+    func testReplayOfDemoIsDeterministicAndRecognizesTheDemo() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let tracePath = dir.appendingPathComponent("demo.jsonl").path
+        let frames = DemoScript.frames(panelWidth: 800, panelHeight: 480)
+        try TraceWriter.write(
+            Trace(header: TraceHeader(panelWidth: 800, panelHeight: 480, source: "demo"), frames: frames),
+            toPath: tracePath)
+        let first = try run(["replay", tracePath, "--board", demoBoard])
+        let second = try run(["replay", tracePath, "--board", demoBoard])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(first.stdout, second.stdout)
+        let lines = first.stdout.split(separator: "\n")
+        // S15: the demo's first tap is reported exactly max_interval_ms (300) after its lift.
+        let firstDown = try XCTUnwrap(frames.firstIndex { !$0.isEmpty })
+        let lift = try XCTUnwrap(frames[firstDown...].first { $0.isEmpty }).timestamp.microseconds
+        let position = frames[firstDown..<frames.count].prefix { !$0.isEmpty }.last![0].position
+        XCTAssertEqual(
+            lines.first,
+            #"{"t_us":\#(lift + 300_000),"recognizer":"tap","kind":"tap","state":"recognized","region":"screen","x":\#(position.x),"y":\#(position.y),"touches":1,"taps":1}"#[...]
+        )
+        XCTAssertTrue(lines.contains { $0.contains(#""recognizer":"double-tap""#) })
+        XCTAssertTrue(lines.contains { $0.contains(#""recognizer":"long-press","kind":"long_press","state":"began""#) })
+        XCTAssertTrue(lines.contains { $0.contains(#""recognizer":"pan","kind":"pan","state":"ended""#) })
+        XCTAssertEqual(first.stderr, "")
+    }
+
+    func testReplayWithDeliveryInterleavesRegionDeliveries() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let tracePath = dir.appendingPathComponent("tap.jsonl").path
+        try tapTrace.write(toFile: tracePath, atomically: true, encoding: .utf8)
+        let result = try run(["replay", tracePath, "--board", demoBoard, "--delivery"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, #"{"t_us":100000,"region":"panel","delivery":"began","touch":0}"#)
+        XCTAssertTrue(lines.contains(#"{"t_us":120000,"region":"panel","delivery":"moved","touch":0}"#))
+        // The tap recognizes once double-tap fails (300 ms after the lift): S23 cancels the region's touch.
+        XCTAssertEqual(lines.suffix(2).first, #"{"t_us":450000,"region":"panel","delivery":"cancelled","touch":0}"#)
+        XCTAssertTrue(lines.last?.contains(#""recognizer":"tap","kind":"tap","state":"recognized""#) ?? false)
+    }
+
+    /// A malformed trace line is one error line naming file and line; nothing reaches stdout.
+    func testMalformedTraceLineIsOneErrorNamingTheLine() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let tracePath = dir.appendingPathComponent("bad.jsonl").path
+        let text = tapTrace.replacingOccurrences(of: #"{"t_us":120000,"#, with: #"{"t_us":"soon","#)
+        try text.write(toFile: tracePath, atomically: true, encoding: .utf8)
+        let result = try run(["replay", tracePath, "--board", demoBoard])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertEqual(result.stdout, "", "nothing is half-processed")
+        let errors = result.stderr.split(separator: "\n")
+        XCTAssertEqual(errors.count, 1, result.stderr)
+        XCTAssertTrue(errors.first?.contains("bad.jsonl:3") ?? false, result.stderr)
+    }
+
+    /// A malformed board file gives one line per problem, each naming the file and the key; nothing runs.
+    func testMalformedBoardIsRejectedWithFileAndKey() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let boardPath = dir.appendingPathComponent("bad.toml").path
+        let text = try String(contentsOfFile: demoBoard, encoding: .utf8)
+            .replacingOccurrences(of: "max_interval_ms = 300", with: "max_intervall_ms = 300")
+            .replacingOccurrences(of: "require_fail = [\"double-tap\"]", with: "require_fail = [\"dubble-tap\"]")
+        try text.write(toFile: boardPath, atomically: true, encoding: .utf8)
+        for command in [["validate", boardPath], ["run", "--board", boardPath]] {
+            let result = try run(command)
+            XCTAssertNotEqual(result.status, 0)
+            XCTAssertEqual(result.stdout, "")
+            let errors = result.stderr.split(separator: "\n")
+            XCTAssertEqual(errors.count, 2, result.stderr)
+            XCTAssertTrue(errors.allSatisfy { $0.contains("bad.toml") }, result.stderr)
+            XCTAssertTrue(errors.contains { $0.contains("max_intervall_ms") }, result.stderr)
+            XCTAssertTrue(errors.contains { $0.contains("require_fail") && $0.contains("dubble-tap") }, result.stderr)
+        }
+    }
+
+    func testEveryBoardInTheRepositoryValidates() throws {
+        let boards = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("boards").path)
+            .filter { $0.hasSuffix(".toml") }.map { repositoryRoot.appendingPathComponent("boards/\($0)").path }
+        XCTAssertFalse(boards.isEmpty)
+        let result = try run(["validate"] + boards)
+        XCTAssertEqual(result.status, 0, result.stderr)
+    }
+}
