@@ -38,3 +38,10 @@ int tw_pty_name(int fd, char *buf, size_t len);
 int tw_pipe_cloexec(int fds[2]);
 
 #endif
+
+#ifndef TOUCHWIRE_GPIO_SHIMS
+#define TOUCHWIRE_GPIO_SHIMS
+/// libgpiod v1 constants as plain ints (Swift imports the enum poorly across versions).
+static inline int tw_gpiod_flag_active_low(void) { return GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW; }
+static inline int tw_gpiod_event_rising(void) { return GPIOD_LINE_EVENT_RISING_EDGE; }
+#endif

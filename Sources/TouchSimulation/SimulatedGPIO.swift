@@ -1,0 +1,128 @@
+import TouchCore
+
+/// A GPIO chip in memory, standing in for libgpiod in tests and on simulated boards.
+///
+/// Single-threaded like the rest of the simulated world unless noted. Outputs record every
+/// level change with the simulated instant (`clock`), so tests check pulse lengths and
+/// levels on the injected clock; inputs are driven with `drive(_:active:at:)`, which queues
+/// the edges a real chip would report.
+public final class SimulatedGPIO: GPIOProvider {
+    /// One level change of an output line.
+    public struct Change: Hashable, Sendable {
+        public var line: GPIOLineID
+        public var active: Bool
+        public var at: Instant
+    }
+
+    /// Chips that exist, by label, and their line counts.
+    public let chips: [String: Int]
+    public var clock: () -> Instant
+    public private(set) var history: [Change] = []
+    /// Lines held by someone else (to test the "busy" error).
+    public var busyLines: [GPIOLineID: String] = [:]
+    private var requested: Set<GPIOLineID> = []
+    fileprivate var levels: [GPIOLineID: Bool] = [:]
+    fileprivate var edges: [GPIOLineID: [GPIOEdgeEvent]] = [:]
+
+    public init(chips: [String: Int] = ["sim-gpio": 64], clock: @escaping () -> Instant = { .zero }) {
+        self.chips = chips
+        self.clock = clock
+    }
+
+    private func check(_ id: GPIOLineID) throws(GPIOError) {
+        guard let count = chips[id.chip] else {
+            throw .chipNotFound(chip: id.chip, available: chips.keys.sorted().map { "\($0) (\(chips[$0]!) lines)" })
+        }
+        guard id.offset >= 0, id.offset < count else { throw .lineOutOfRange(id, lineCount: count) }
+        if let holder = busyLines[id] { throw .busy(id, consumer: holder) }
+        if requested.contains(id) { throw .busy(id, consumer: "touchwire") }
+    }
+
+    public func requestOutput(_ id: GPIOLineID, activeLow: Bool, active: Bool) throws(GPIOError) -> any GPIOOutput {
+        try check(id)
+        requested.insert(id)
+        let line = SimulatedOutput(id: id, chip: self, active: active)
+        record(id, active)
+        return line
+    }
+
+    public func requestInput(_ id: GPIOLineID, activeLow: Bool, edges: GPIOEdges?) throws(GPIOError) -> any GPIOInput {
+        try check(id)
+        requested.insert(id)
+        return SimulatedInput(id: id, chip: self, edgeKinds: edges)
+    }
+
+    /// Drives an input line from outside (the controller pulling INT), queueing the edge.
+    public func drive(_ id: GPIOLineID, active: Bool, at time: Instant) {
+        let old = levels[id] ?? false
+        levels[id] = active
+        if old != active { edges[id, default: []].append(GPIOEdgeEvent(rising: active, timestamp: time)) }
+    }
+
+    /// The logical level of any line (outputs as last set, inputs as driven).
+    public func isActive(_ id: GPIOLineID) -> Bool { levels[id] ?? false }
+
+    /// Whether the line is currently requested.
+    public func isRequested(_ id: GPIOLineID) -> Bool { requested.contains(id) }
+
+    fileprivate func record(_ id: GPIOLineID, _ active: Bool) {
+        levels[id] = active
+        history.append(Change(line: id, active: active, at: clock()))
+    }
+
+    fileprivate func release(_ id: GPIOLineID) { requested.remove(id) }
+
+    /// The level changes of one line, in order.
+    public func changes(of id: GPIOLineID) -> [Change] { history.filter { $0.line == id } }
+}
+
+private final class SimulatedOutput: GPIOOutput {
+    let id: GPIOLineID
+    unowned let chip: SimulatedGPIO
+    private(set) var isActive: Bool
+
+    init(id: GPIOLineID, chip: SimulatedGPIO, active: Bool) {
+        self.id = id
+        self.chip = chip
+        isActive = active
+    }
+
+    func setActive(_ active: Bool) throws(GPIOError) {
+        isActive = active
+        chip.record(id, active)
+    }
+
+    deinit { chip.release(id) }
+}
+
+private final class SimulatedInput: GPIOInput {
+    let id: GPIOLineID
+    unowned let chip: SimulatedGPIO
+    let edgeKinds: GPIOEdges?
+
+    init(id: GPIOLineID, chip: SimulatedGPIO, edgeKinds: GPIOEdges?) {
+        self.id = id
+        self.chip = chip
+        self.edgeKinds = edgeKinds
+    }
+
+    func isActive() throws(GPIOError) -> Bool { chip.levels[id] ?? false }
+
+    /// Returns a queued edge at once (the simulated world never blocks), or nil.
+    func waitForEdge(timeoutMicroseconds: Int64) throws(GPIOError) -> GPIOEdgeEvent? {
+        guard let kinds = edgeKinds else { return nil }
+        while var queue = chip.edges[id], !queue.isEmpty {
+            let e = queue.removeFirst()
+            chip.edges[id] = queue
+            switch kinds {
+            case .both: return e
+            case .rising where e.rising: return e
+            case .falling where !e.rising: return e
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    deinit { chip.release(id) }
+}
