@@ -24,6 +24,22 @@ public final class GestureEngine {
     /// The instant of the frame or timer being handled.
     public private(set) var now: Instant = .zero
 
+    /// One line of the diagnostic trace: why a recognizer failed, waited or was cancelled.
+    public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+        public var time: Instant
+        public var recognizer: String
+        public var message: String
+        public var description: String { "\(time.microseconds) \(recognizer): \(message)" }
+    }
+
+    /// When set, the engine reports every failure, hold and cancel with its reason — the answer
+    /// to "why didn't my gesture fire?". Off by default; costs nothing when off.
+    public var diagnostics: ((Diagnostic) -> Void)?
+
+    func diagnose(_ r: GestureRecognizer, _ message: String) {
+        diagnostics?(Diagnostic(time: now, recognizer: r.name, message: message))
+    }
+
     /// Touches that landed outside the root region (ignored).
     public private(set) var touchesOutsideRoot = 0
     /// Actions dropped because more than `actionCapacity` happened in one step (never expected).
@@ -256,7 +272,10 @@ public final class GestureEngine {
         guard any else { return }
         for r in recognizers where r.isEnabled && !r.committedState.isTerminal {
             let set = phaseSet(of: r, .cancelled)
-            if !set.isEmpty { r.touchesCancelled(set) }
+            if !set.isEmpty {
+                if diagnostics != nil { diagnose(r, "system cancel: touches cancelled (S9)") }
+                r.touchesCancelled(set)
+            }
         }
         for s in 0..<records.count where records[s].inUse && records[s].touch.phase == .cancelled {
             cancelOnRegion(s)
@@ -426,18 +445,24 @@ public final class GestureEngine {
             // S2: discrete recognizers never begin; continuous ones never "recognize" directly.
             let wanted: GestureState = r.isContinuous ? .began : .recognized
             if let d = r.delegate, !d.gestureRecognizerShouldBegin(r) {
+                if diagnostics != nil { diagnose(r, "failed: the delegate's shouldBegin returned false (S21)") }
                 fail(r)
                 return
             }  // S21
             if !r.gestureShouldBegin() {
+                if diagnostics != nil {
+                    diagnose(r, touchesAreOnControl(below: r) ? "failed: the touch is on a control, whose action wins (S28)" : "failed: gestureShouldBegin returned false (S21)")
+                }
                 fail(r)
                 return
             }
-            if anyRequirementSucceeded(r) {
+            if let winner = firstRequirementSucceeded(r) {
+                if diagnostics != nil { diagnose(r, "failed: \(winner.name) recognized, and this one requires it to fail (S15)") }
                 fail(r)
                 return
             }
-            if anyRequirementUndecided(r) {
+            if let blocker = firstRequirementUndecided(r) {
+                if diagnostics != nil { diagnose(r, "waiting: would be \(wanted), holding until \(blocker.name) fails (S15)") }
                 r.heldTransition = wanted
                 r.heldEvent = makeEvent(r, wanted)
                 return
@@ -553,11 +578,15 @@ public final class GestureEngine {
         // S14: prevent the others still possible; S15: fail those waiting for this one.
         for o in recognizers where o !== r && o.committedState == .possible {
             if o.heldTransition != nil && requires(o, r) {
+                if diagnostics != nil { diagnose(o, "failed: \(r.name) recognized, and this one requires it to fail (S15)") }
                 fail(o)
                 continue
             }
             guard o.isInvolved, !simultaneous(r, o) else { continue }
-            if r.canPrevent(o) && o.canBePrevented(by: r) { fail(o) }
+            if r.canPrevent(o) && o.canBePrevented(by: r) {
+                if diagnostics != nil { diagnose(o, "failed: prevented by \(r.name), which recognized first (S14)") }
+                fail(o)
+            }
         }
     }
 
@@ -580,9 +609,11 @@ public final class GestureEngine {
 
     private func reevaluate(_ h: GestureRecognizer) {
         guard let held = h.heldTransition else { return }
-        if anyRequirementSucceeded(h) {
+        if let winner = firstRequirementSucceeded(h) {
+            if diagnostics != nil { diagnose(h, "failed: \(winner.name) recognized, and this one requires it to fail (S15)") }
             fail(h)
-        } else if !anyRequirementUndecided(h) {
+        } else if firstRequirementUndecided(h) == nil {
+            if diagnostics != nil { diagnose(h, "released: every recognizer it required to fail has failed (S15)") }
             commit(h, held)
         }
     }
@@ -597,21 +628,21 @@ public final class GestureEngine {
         return false
     }
 
-    private func anyRequirementUndecided(_ h: GestureRecognizer) -> Bool {
+    private func firstRequirementUndecided(_ h: GestureRecognizer) -> GestureRecognizer? {
         for o in recognizers where o !== h && o.isInvolved && o.committedState == .possible && o.isEnabled {
-            if requires(h, o) { return true }
+            if requires(h, o) { return o }
         }
-        return false
+        return nil
     }
 
-    private func anyRequirementSucceeded(_ h: GestureRecognizer) -> Bool {
+    private func firstRequirementSucceeded(_ h: GestureRecognizer) -> GestureRecognizer? {
         for o in recognizers where o !== h {
             switch o.committedState {
-            case .began, .changed, .ended, .recognized: if requires(h, o) { return true }
+            case .began, .changed, .ended, .recognized: if requires(h, o) { return o }
             default: continue
             }
         }
-        return false
+        return nil
     }
 
     /// S17: either side's answer true, or named in the board file.
@@ -643,6 +674,7 @@ public final class GestureEngine {
     func recognizerWasDisabled(_ r: GestureRecognizer) {
         let wasProcessing = isProcessing
         isProcessing = true
+        if diagnostics != nil { diagnose(r, "disabled (S10)") }
         switch r.committedState {
         case .began, .changed: cancel(r)
         case .possible where r.isInvolved: fail(r)
@@ -684,6 +716,7 @@ public final class GestureEngine {
         if !hasTouchesDown {
             for r in recognizers
             where r.committedState == .possible && r.isInvolved && r.timerDeadline == nil && r.heldTransition == nil {
+                if diagnostics != nil { diagnose(r, "failed: every finger lifted while it was still undecided") }
                 fail(r)
             }
         }

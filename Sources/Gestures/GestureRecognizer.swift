@@ -64,6 +64,15 @@ open class GestureRecognizer {
         }
     }
 
+    /// Fails the recognizer (S2/S3: no action is sent) and, when the engine's diagnostic trace
+    /// is on, records why. The reason is only built when someone is listening.
+    public func fail(because reason: @autoclosure () -> String) {
+        if let engine, engine.diagnostics != nil, committedState == .possible {
+            engine.diagnose(self, reason())
+        }
+        state = .failed
+    }
+
     /// True while a transition is held until other recognizers fail (S15).
     public var isWaitingForFailure: Bool { heldTransition != nil }
 

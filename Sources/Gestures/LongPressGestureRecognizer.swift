@@ -33,7 +33,7 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
         fingersDown += touches.count
         if state != .possible { return }
         if fingersDown > numberOfTouchesRequired {
-            state = .failed
+            fail(because: "\(fingersDown) fingers, but \(numberOfTouchesRequired) required")
         } else if fingersDown == numberOfTouchesRequired && tapsSeen >= numberOfTapsRequired {
             anchor = location(in: nil)
             setTimer(at: now.advanced(byMicroseconds: minimumPressDurationMicroseconds))
@@ -45,7 +45,9 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
         case .began, .changed:
             state = .changed
         case .possible:
-            if let anchor, location(in: nil).distance(to: anchor) > allowableMovement { state = .failed }
+            if let anchor, location(in: nil).distance(to: anchor) > allowableMovement {
+                fail(because: "moved more than allowable_movement before min_duration_ms")
+            }
         default:
             break
         }
@@ -64,7 +66,7 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
                 cancelTimer()
                 setTimer(at: now.advanced(byMicroseconds: 300_000))
             } else {
-                state = .failed
+                fail(because: "lifted before min_duration_ms")
             }
         default:
             break
@@ -75,7 +77,7 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
         if anchor != nil && fingersDown == numberOfTouchesRequired {
             state = .began
         } else {
-            state = .failed  // the next tap of a tap-and-hold did not come
+            fail(because: "the next tap of a tap-and-hold did not come")
         }
     }
 

@@ -38,7 +38,9 @@ public final class PanGestureRecognizer: GestureRecognizer {
     public override func touchesBegan(_ touches: TouchSet) {
         touchCount += touches.count
         rebase()
-        if touchCount > maximumNumberOfTouches && state == .possible { state = .failed }
+        if touchCount > maximumNumberOfTouches && state == .possible {
+            fail(because: "\(touchCount) fingers, more than max_touches")
+        }
     }
 
     public override func touchesMoved(_ touches: TouchSet) {
@@ -63,7 +65,8 @@ public final class PanGestureRecognizer: GestureRecognizer {
         }
         switch state {
         case .began, .changed: state = .ended
-        case .possible: state = isWaitingForFailure ? .ended : .failed
+        case .possible:
+            if isWaitingForFailure { state = .ended } else { fail(because: "lifted before moving min_distance") }
         default: break
         }
     }

@@ -47,12 +47,13 @@ public final class TapGestureRecognizer: GestureRecognizer {
         fingersDown += touches.count
         fingersInThisTap += touches.count
         if fingersInThisTap > numberOfTouchesRequired {
-            state = .failed
+            fail(because: "\(fingersInThisTap) fingers, but \(numberOfTouchesRequired) required")
             return
         }
         let here = touches.centroid
         if let first = firstTapLocation {
-            if first.distance(to: here) > maximumTapDistance { state = .failed }
+            let d = first.distance(to: here)
+            if d > maximumTapDistance { fail(because: "tap \(tapsCompleted + 1) landed \(Int(d)) px from the first, more than \(Int(maximumTapDistance))") }
         } else {
             firstTapLocation = here
         }
@@ -60,7 +61,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
 
     public override func touchesMoved(_ touches: TouchSet) {
         for t in touches where t.location.distance(to: t.startLocation) > maximumMovement {
-            state = .failed
+            fail(because: "finger moved \(Int(t.location.distance(to: t.startLocation))) px, more than max_movement \(Int(maximumMovement)) px")
             return
         }
     }
@@ -71,7 +72,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
         guard fingersDown <= 0 else { return }
         fingersDown = 0
         guard fingersInThisTap == numberOfTouchesRequired else {
-            state = .failed
+            fail(because: "\(fingersInThisTap) fingers, but \(numberOfTouchesRequired) required")
             return
         }
         tapsCompleted += 1
@@ -84,7 +85,9 @@ public final class TapGestureRecognizer: GestureRecognizer {
     }
 
     /// The press lasted too long, or the next tap did not come in time.
-    public override func timerFired() { state = .failed }
+    public override func timerFired() {
+        fail(because: fingersDown > 0 ? "held down too long for a tap" : "the next tap did not come within max_interval_ms")
+    }
 
     public override func reset() {
         tapsCompleted = 0

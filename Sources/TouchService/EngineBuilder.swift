@@ -86,8 +86,16 @@ public enum EngineBuilder {
             return PanGestureRecognizer(
                 name: d.name, minimumTouches: p.minTouches, maximumTouches: p.maxTouches,
                 minimumDistance: p.minDistance * ppp)
-        default:
-            throw .unsupportedKind(board: board, recognizer: d.name, kind: d.kind)
+        case .swipe(let p):
+            return SwipeGestureRecognizer(
+                name: d.name, direction: p.direction, touches: p.touches, minimumDistance: p.minDistance * ppp,
+                minimumVelocity: p.minVelocity * ppp, maximumDurationMilliseconds: Double(p.maxDurationMilliseconds))
+        case .pinch:
+            return PinchGestureRecognizer(name: d.name, thresholdPixels: 8 * ppp)
+        case .rotation:
+            return RotationGestureRecognizer(name: d.name)
+        case .checkmark:
+            return CheckmarkGestureRecognizer(name: d.name, minimumLeg: 12 * ppp)
         }
     }
 

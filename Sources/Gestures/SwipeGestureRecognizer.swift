@@ -1,0 +1,95 @@
+import TouchCore
+
+/// UISwipeGestureRecognizer: discrete (S2). Recognizes when `numberOfTouchesRequired` fingers
+/// travel `minimumDistance` pixels along one of the permitted `direction`s at an average speed
+/// of at least `minimumVelocity` px/s, within `maximumDuration`. Reports the direction and the
+/// location where the swipe began (S12).
+///
+/// It fails as soon as success has become impossible — the fingers lift, go the wrong way, or
+/// can no longer reach the distance at the required average speed (a timer at
+/// `minimumDistance / minimumVelocity`) — so a pan that requires it to fail (S15) waits no
+/// longer than that.
+public final class SwipeGestureRecognizer: GestureRecognizer {
+    public var direction: SwipeDirection
+    public var numberOfTouchesRequired: Int
+    /// Pixels of travel along the swipe's axis.
+    public var minimumDistance: Double
+    /// Pixels per second, averaged from the first finger down.
+    public var minimumVelocity: Double
+    public var maximumDurationMicroseconds: Int64
+    /// The off-axis travel allowed, as a fraction of the on-axis travel.
+    public var maximumDeviation: Double = 0.6
+
+    private var start: Point?
+    private var startTime = Instant.zero
+    private var fingers = 0
+    private var recognizedDirection: SwipeDirection = []
+
+    public init(
+        name: String, direction: SwipeDirection = .right, touches: Int = 1, minimumDistance: Double = 50,
+        minimumVelocity: Double = 300, maximumDurationMilliseconds: Double = 500
+    ) {
+        self.direction = direction
+        numberOfTouchesRequired = touches
+        self.minimumDistance = minimumDistance
+        self.minimumVelocity = minimumVelocity
+        maximumDurationMicroseconds = Int64(maximumDurationMilliseconds * 1000)
+        super.init(name: name, kind: .swipe)
+    }
+
+    public override func touchesBegan(_ touches: TouchSet) {
+        fingers += touches.count
+        if fingers > numberOfTouchesRequired {
+            fail(because: "more fingers than touches required")
+            return
+        }
+        if start == nil { startTime = now }
+        start = location(in: nil)
+        // The latest moment the distance can still be covered at the minimum average speed.
+        let reachable = minimumVelocity > 0 ? Int64(minimumDistance / minimumVelocity * 1e6) : maximumDurationMicroseconds
+        setTimer(at: startTime.advanced(byMicroseconds: min(reachable, maximumDurationMicroseconds)))
+    }
+
+    public override func touchesMoved(_ touches: TouchSet) {
+        guard let start, fingers == numberOfTouchesRequired else { return }
+        let d = location(in: nil) - start
+        let (major, minor) = abs(d.x) >= abs(d.y) ? (d.x, d.y) : (d.y, d.x)
+        let travelled = abs(major)
+        guard travelled >= minimumDistance else { return }
+        let seen: SwipeDirection = abs(d.x) >= abs(d.y) ? (d.x > 0 ? .right : .left) : (d.y > 0 ? .down : .up)
+        guard direction.contains(seen) else {
+            fail(because: "moved \(seen.name), not a permitted direction")
+            return
+        }
+        guard abs(minor) <= maximumDeviation * travelled else {
+            fail(because: "strayed too far off the swipe's axis")
+            return
+        }
+        let seconds = max(now.seconds(since: startTime), 1e-6)
+        guard travelled / seconds >= minimumVelocity else {
+            fail(because: "too slow for a swipe")
+            return
+        }
+        recognizedDirection = seen
+        cancelTimer()
+        state = .recognized
+    }
+
+    public override func touchesEnded(_ touches: TouchSet) {
+        fingers -= touches.count
+        if state == .possible { fail(because: "lifted before travelling the swipe's distance") }
+    }
+
+    public override func timerFired() { fail(because: "could no longer reach the distance at the minimum speed") }
+
+    public override func fillEvent(_ event: inout GestureEvent) {
+        event.direction = recognizedDirection
+        if let start { event.location = start }  // S12: where the swipe began
+    }
+
+    public override func reset() {
+        start = nil
+        fingers = 0
+        recognizedDirection = []
+    }
+}

@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TouchCore
+
+/// The common part of pinch and rotation: exactly two fingers, a measure of the pair (distance
+/// or angle) compared with its value when the second finger landed, `began` once it has
+/// changed by `threshold`, then `changed` with every move and `ended` when a finger lifts.
+/// Velocity is a least-squares fit over the last 100 ms.
+public class TwoFingerGestureRecognizer: GestureRecognizer {
+    /// How far the measure must move from its initial value before the gesture begins.
+    public var threshold: Double
+    private var initial: Double?
+    private var fingers = 0
+    private var tracker = VelocityTracker()
+    private var lastValue = 0.0
+
+    init(name: String, kind: GestureKind, threshold: Double) {
+        self.threshold = threshold
+        super.init(name: name, kind: kind)
+    }
+
+    public override var isContinuous: Bool { true }
+
+    /// The pair's measure (distance in px, or angle in radians).
+    func measure(_ a: Point, _ b: Point) -> Double { 0 }
+    /// The reported value for a measure (scale, or rotation since the start).
+    func value(current: Double, initial: Double) -> Double { current - initial }
+
+    private func currentMeasure() -> Double? {
+        let set = currentTouches
+        var points: (Point, Point)? = nil
+        var found = 0
+        var first = Point.zero
+        for t in set where t.phase != .ended && t.phase != .cancelled {
+            if found == 0 { first = t.location } else if found == 1 { points = (first, t.location) }
+            found += 1
+        }
+        guard found == 2, let points else { return nil }
+        return measure(points.0, points.1)
+    }
+
+    public override func touchesBegan(_ touches: TouchSet) {
+        fingers += touches.count
+        if fingers > 2 {
+            switch state {
+            case .possible: fail(because: "more than two fingers")
+            default: break  // a third finger during the gesture is ignored
+            }
+            return
+        }
+        if fingers == 2, let m = currentMeasure() {
+            initial = m
+            tracker.reset()
+        }
+    }
+
+    public override func touchesMoved(_ touches: TouchSet) {
+        guard fingers == 2, let initial, let m = currentMeasure() else { return }
+        lastValue = value(current: m, initial: initial)
+        tracker.add(Point(x: lastValue, y: 0), at: now)
+        switch state {
+        case .possible:
+            if isWaitingForFailure || abs(progress(current: m, initial: initial)) >= threshold { state = .began }
+        case .began, .changed:
+            state = .changed
+        default:
+            break
+        }
+    }
+
+    /// How far the gesture has gone, in the units of `threshold`.
+    func progress(current: Double, initial: Double) -> Double { current - initial }
+
+    public override func touchesEnded(_ touches: TouchSet) {
+        fingers -= touches.count
+        switch state {
+        case .began, .changed: state = .ended
+        case .possible:
+            if isWaitingForFailure { state = .ended } else if fingers == 0 { fail(because: "fingers lifted before the gesture began") }
+        default: break
+        }
+    }
+
+    /// Current value: scale or rotation.
+    public var currentValue: Double { lastValue }
+    /// Per second.
+    public var currentVelocity: Double { tracker.velocity().x }
+
+    public override func fillEvent(_ event: inout GestureEvent) {
+        event.value = lastValue
+        event.scalarVelocity = tracker.velocity().x
+    }
+
+    public override func reset() {
+        initial = nil
+        fingers = 0
+        tracker.reset()
+        lastValue = 0
+        resetValue()
+    }
+
+    func resetValue() {}
+}
+
+/// UIPinchGestureRecognizer: continuous, two fingers. `scale` is the fingers' distance over
+/// their distance when the second finger landed; `velocity` is scale per second. Begins once the
+/// distance has changed by `threshold` pixels (8 pt by default).
+public final class PinchGestureRecognizer: TwoFingerGestureRecognizer {
+    public init(name: String, thresholdPixels: Double = 8) {
+        super.init(name: name, kind: .pinch, threshold: thresholdPixels)
+        lastScale = 1
+    }
+    private var lastScale = 1.0
+    override func measure(_ a: Point, _ b: Point) -> Double { a.distance(to: b) }
+    override func value(current: Double, initial: Double) -> Double { initial > 0 ? current / initial : 1 }
+    override func progress(current: Double, initial: Double) -> Double { current - initial }
+    /// Scale since the fingers landed.
+    public var scale: Double { currentValue == 0 ? 1 : currentValue }
+}
+
+/// UIRotationGestureRecognizer: continuous, two fingers. `rotation` is the angle, in radians,
+/// the line through the fingers has turned since the second finger landed (clockwise positive on
+/// a y-down panel); `velocity` is radians per second. Begins after `threshold` radians (0.1).
+public final class RotationGestureRecognizer: TwoFingerGestureRecognizer {
+    public init(name: String, thresholdRadians: Double = 0.1) {
+        super.init(name: name, kind: .rotation, threshold: thresholdRadians)
+    }
+    override func measure(_ a: Point, _ b: Point) -> Double { atan2Approx(b.y - a.y, b.x - a.x) }
+    override func value(current: Double, initial: Double) -> Double { wrapAngle(current - initial) }
+    override func progress(current: Double, initial: Double) -> Double { wrapAngle(current - initial) }
+    public var rotation: Double { currentValue }
+}
+
+/// Angle of (x, y) in radians, in (-π, π].
+@inlinable func atan2Approx(_ y: Double, _ x: Double) -> Double {
+    #if canImport(Glibc)
+        return Glibc.atan2(y, x)
+    #else
+        return Foundation.atan2(y, x)
+    #endif
+}
+
+/// The equivalent angle in (-π, π].
+@inlinable func wrapAngle(_ a: Double) -> Double {
+    var v = a
+    while v > Double.pi { v -= 2 * Double.pi }
+    while v <= -Double.pi { v += 2 * Double.pi }
+    return v
+}
