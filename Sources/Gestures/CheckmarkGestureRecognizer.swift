@@ -9,7 +9,7 @@ import TouchCore
 /// point splits it into two legs, and each leg must be reasonably straight, in its direction, and
 /// in proportion. Points go into a fixed buffer (thinned by half when full): no allocation.
 /// Measured on the $1 unistroke logs — see README.
-public final class CheckmarkGestureRecognizer: GestureRecognizer {
+open class CheckmarkGestureRecognizer: GestureRecognizer {
     /// The shortest down leg, in pixels (rejects taps and specks).
     public var minimumLeg: Double
     /// Up leg over down leg, at least.
@@ -31,7 +31,7 @@ public final class CheckmarkGestureRecognizer: GestureRecognizer {
         super.init(name: name, kind: .checkmark)
     }
 
-    public override func touchesBegan(_ touches: TouchSet) {
+    open override func touchesBegan(_ touches: TouchSet) {
         guard touches.count == 1, count == 0 else {
             fail(because: "a checkmark is drawn with one finger")
             return
@@ -39,12 +39,12 @@ public final class CheckmarkGestureRecognizer: GestureRecognizer {
         append(touches[0].location)
     }
 
-    public override func touchesMoved(_ touches: TouchSet) {
+    open override func touchesMoved(_ touches: TouchSet) {
         guard touches.count == 1 else { return }
         append(touches[0].location)
     }
 
-    public override func touchesEnded(_ touches: TouchSet) {
+    open override func touchesEnded(_ touches: TouchSet) {
         guard state == .possible else { return }
         if touches.count == 1 { append(touches[0].location) }
         if let reason = verdict() {
@@ -106,11 +106,11 @@ public final class CheckmarkGestureRecognizer: GestureRecognizer {
         return sum
     }
 
-    public override func fillEvent(_ event: inout GestureEvent) {
+    open override func fillEvent(_ event: inout GestureEvent) {
         if state == .possible || state == .recognized { event.location = midPoint }
     }
 
-    public override func reset() {
+    open override func reset() {
         count = 0
         stride = 1
         skipped = 0

@@ -5,7 +5,7 @@ import TouchCore
 /// `numberOfTapsRequired` preceding taps); then `changed` on every move (its location follows
 /// the finger, without a movement limit), `ended` on lift. Fails if the fingers move too far
 /// or lift before the duration.
-public final class LongPressGestureRecognizer: GestureRecognizer {
+open class LongPressGestureRecognizer: GestureRecognizer {
     public var minimumPressDurationMicroseconds: Int64
     /// Pixels the fingers may move before the press begins.
     public var allowableMovement: Double
@@ -27,9 +27,9 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
         super.init(name: name, kind: .longPress)
     }
 
-    public override var isContinuous: Bool { true }
+    open override var isContinuous: Bool { true }
 
-    public override func touchesBegan(_ touches: TouchSet) {
+    open override func touchesBegan(_ touches: TouchSet) {
         fingersDown += touches.count
         if state != .possible { return }
         if fingersDown > numberOfTouchesRequired {
@@ -40,7 +40,7 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
         }
     }
 
-    public override func touchesMoved(_ touches: TouchSet) {
+    open override func touchesMoved(_ touches: TouchSet) {
         switch state {
         case .began, .changed:
             state = .changed
@@ -53,7 +53,7 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
         }
     }
 
-    public override func touchesEnded(_ touches: TouchSet) {
+    open override func touchesEnded(_ touches: TouchSet) {
         fingersDown -= touches.count
         switch state {
         case .began, .changed:
@@ -73,7 +73,7 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
         }
     }
 
-    public override func timerFired() {
+    open override func timerFired() {
         if anchor != nil && fingersDown == numberOfTouchesRequired {
             state = .began
         } else {
@@ -81,7 +81,7 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
         }
     }
 
-    public override func reset() {
+    open override func reset() {
         fingersDown = 0
         tapsSeen = 0
         anchor = nil

@@ -4,7 +4,7 @@ import TouchCore
 /// `minimumNumberOfTouches` and `maximumNumberOfTouches` fingers has moved `minimumDistance`
 /// pixels; reports `translation` (settable, as `setTranslation`) and `velocity` (least squares
 /// over the last 100 ms); ends when the fingers lift.
-public final class PanGestureRecognizer: GestureRecognizer {
+open class PanGestureRecognizer: GestureRecognizer {
     public var minimumNumberOfTouches: Int
     public var maximumNumberOfTouches: Int
     /// Pixels the centroid must travel before the pan begins.
@@ -21,7 +21,7 @@ public final class PanGestureRecognizer: GestureRecognizer {
         super.init(name: name, kind: .pan)
     }
 
-    public override var isContinuous: Bool { true }
+    open override var isContinuous: Bool { true }
 
     /// Translation of the centroid since the pan began (or since `setTranslation`).
     public var translation: Point {
@@ -35,7 +35,7 @@ public final class PanGestureRecognizer: GestureRecognizer {
     /// Pixels per second.
     public var velocity: Point { tracker.velocity() }
 
-    public override func touchesBegan(_ touches: TouchSet) {
+    open override func touchesBegan(_ touches: TouchSet) {
         touchCount += touches.count
         rebase()
         if touchCount > maximumNumberOfTouches && state == .possible {
@@ -43,7 +43,7 @@ public final class PanGestureRecognizer: GestureRecognizer {
         }
     }
 
-    public override func touchesMoved(_ touches: TouchSet) {
+    open override func touchesMoved(_ touches: TouchSet) {
         let here = location(in: nil)
         tracker.add(here, at: now)
         switch state {
@@ -57,7 +57,7 @@ public final class PanGestureRecognizer: GestureRecognizer {
         }
     }
 
-    public override func touchesEnded(_ touches: TouchSet) {
+    open override func touchesEnded(_ touches: TouchSet) {
         touchCount -= touches.count
         if touchCount > 0 {
             rebase()
@@ -97,13 +97,13 @@ public final class PanGestureRecognizer: GestureRecognizer {
         return n > 0 ? Point(x: sx / n, y: sy / n) : location(in: nil)
     }
 
-    public override func fillEvent(_ event: inout GestureEvent) {
+    open override func fillEvent(_ event: inout GestureEvent) {
         lastCentroid = location(in: nil)
         event.translation = translation
         event.velocity = velocity
     }
 
-    public override func reset() {
+    open override func reset() {
         origin = nil
         touchCount = 0
         tracker.reset()

@@ -9,7 +9,7 @@ import TouchCore
 /// can no longer reach the distance at the required average speed (a timer at
 /// `minimumDistance / minimumVelocity`) — so a pan that requires it to fail (S15) waits no
 /// longer than that.
-public final class SwipeGestureRecognizer: GestureRecognizer {
+open class SwipeGestureRecognizer: GestureRecognizer {
     public var direction: SwipeDirection
     public var numberOfTouchesRequired: Int
     /// Pixels of travel along the swipe's axis.
@@ -37,7 +37,7 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         super.init(name: name, kind: .swipe)
     }
 
-    public override func touchesBegan(_ touches: TouchSet) {
+    open override func touchesBegan(_ touches: TouchSet) {
         fingers += touches.count
         if fingers > numberOfTouchesRequired {
             fail(because: "more fingers than touches required")
@@ -50,7 +50,7 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         setTimer(at: startTime.advanced(byMicroseconds: min(reachable, maximumDurationMicroseconds)))
     }
 
-    public override func touchesMoved(_ touches: TouchSet) {
+    open override func touchesMoved(_ touches: TouchSet) {
         guard let start, fingers == numberOfTouchesRequired else { return }
         let d = location(in: nil) - start
         let (major, minor) = abs(d.x) >= abs(d.y) ? (d.x, d.y) : (d.y, d.x)
@@ -75,19 +75,19 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         state = .recognized
     }
 
-    public override func touchesEnded(_ touches: TouchSet) {
+    open override func touchesEnded(_ touches: TouchSet) {
         fingers -= touches.count
         if state == .possible { fail(because: "lifted before travelling the swipe's distance") }
     }
 
-    public override func timerFired() { fail(because: "could no longer reach the distance at the minimum speed") }
+    open override func timerFired() { fail(because: "could no longer reach the distance at the minimum speed") }
 
-    public override func fillEvent(_ event: inout GestureEvent) {
+    open override func fillEvent(_ event: inout GestureEvent) {
         event.direction = recognizedDirection
         if let start { event.location = start }  // S12: where the swipe began
     }
 
-    public override func reset() {
+    open override func reset() {
         start = nil
         fingers = 0
         recognizedDirection = []

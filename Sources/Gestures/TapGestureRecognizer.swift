@@ -7,7 +7,7 @@ import TouchCore
 /// from the first. Reports the centroid where it was recognized (S12) and `taps`.
 ///
 /// All lengths are in panel pixels (board files give points; the builder converts).
-public final class TapGestureRecognizer: GestureRecognizer {
+open class TapGestureRecognizer: GestureRecognizer {
     public var numberOfTapsRequired: Int
     public var numberOfTouchesRequired: Int
     /// Pixels a finger may move from where it went down.
@@ -38,7 +38,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
         super.init(name: name, kind: .tap)
     }
 
-    public override func touchesBegan(_ touches: TouchSet) {
+    open override func touchesBegan(_ touches: TouchSet) {
         if fingersDown == 0 {
             // A new tap starts: the gap since the last lift was short enough (the timer would have failed us).
             fingersInThisTap = 0
@@ -59,14 +59,14 @@ public final class TapGestureRecognizer: GestureRecognizer {
         }
     }
 
-    public override func touchesMoved(_ touches: TouchSet) {
+    open override func touchesMoved(_ touches: TouchSet) {
         for t in touches where t.location.distance(to: t.startLocation) > maximumMovement {
             fail(because: "finger moved \(Int(t.location.distance(to: t.startLocation))) px, more than max_movement \(Int(maximumMovement)) px")
             return
         }
     }
 
-    public override func touchesEnded(_ touches: TouchSet) {
+    open override func touchesEnded(_ touches: TouchSet) {
         if fingersDown == fingersInThisTap { recognizedLocation = location(in: nil) }
         fingersDown -= touches.count
         guard fingersDown <= 0 else { return }
@@ -85,18 +85,18 @@ public final class TapGestureRecognizer: GestureRecognizer {
     }
 
     /// The press lasted too long, or the next tap did not come in time.
-    public override func timerFired() {
+    open override func timerFired() {
         fail(because: fingersDown > 0 ? "held down too long for a tap" : "the next tap did not come within max_interval_ms")
     }
 
-    public override func reset() {
+    open override func reset() {
         tapsCompleted = 0
         fingersDown = 0
         fingersInThisTap = 0
         firstTapLocation = nil
     }
 
-    public override func fillEvent(_ event: inout GestureEvent) {
+    open override func fillEvent(_ event: inout GestureEvent) {
         event.taps = max(tapsCompleted, 1)
         if tapsCompleted >= numberOfTapsRequired {
             event.location = recognizedLocation
@@ -105,13 +105,13 @@ public final class TapGestureRecognizer: GestureRecognizer {
     }
 
     /// S18: a tap never prevents a tap that needs more taps (so single and double tap both report, S16).
-    public override func canPrevent(_ other: GestureRecognizer) -> Bool {
+    open override func canPrevent(_ other: GestureRecognizer) -> Bool {
         if let tap = other as? TapGestureRecognizer, tap.numberOfTapsRequired > numberOfTapsRequired { return false }
         return true
     }
 
     /// S28: a tap attached to an ancestor does not fire for touches on a control.
-    public override func gestureShouldBegin() -> Bool {
+    open override func gestureShouldBegin() -> Bool {
         guard let engine else { return true }
         return !engine.touchesAreOnControl(below: self)
     }

@@ -7,7 +7,7 @@ import TouchCore
 /// or angle) compared with its value when the second finger landed, `began` once it has
 /// changed by `threshold`, then `changed` with every move and `ended` when a finger lifts.
 /// Velocity is a least-squares fit over the last 100 ms.
-public class TwoFingerGestureRecognizer: GestureRecognizer {
+open class TwoFingerGestureRecognizer: GestureRecognizer {
     /// How far the measure must move from its initial value before the gesture begins.
     public var threshold: Double
     private var initial: Double?
@@ -20,7 +20,7 @@ public class TwoFingerGestureRecognizer: GestureRecognizer {
         super.init(name: name, kind: kind)
     }
 
-    public override var isContinuous: Bool { true }
+    open override var isContinuous: Bool { true }
 
     /// The pair's measure (distance in px, or angle in radians).
     func measure(_ a: Point, _ b: Point) -> Double { 0 }
@@ -40,7 +40,7 @@ public class TwoFingerGestureRecognizer: GestureRecognizer {
         return measure(points.0, points.1)
     }
 
-    public override func touchesBegan(_ touches: TouchSet) {
+    open override func touchesBegan(_ touches: TouchSet) {
         fingers += touches.count
         if fingers > 2 {
             switch state {
@@ -55,7 +55,7 @@ public class TwoFingerGestureRecognizer: GestureRecognizer {
         }
     }
 
-    public override func touchesMoved(_ touches: TouchSet) {
+    open override func touchesMoved(_ touches: TouchSet) {
         guard fingers == 2, let initial, let m = currentMeasure() else { return }
         lastValue = value(current: m, initial: initial)
         tracker.add(Point(x: lastValue, y: 0), at: now)
@@ -72,7 +72,7 @@ public class TwoFingerGestureRecognizer: GestureRecognizer {
     /// How far the gesture has gone, in the units of `threshold`.
     func progress(current: Double, initial: Double) -> Double { current - initial }
 
-    public override func touchesEnded(_ touches: TouchSet) {
+    open override func touchesEnded(_ touches: TouchSet) {
         fingers -= touches.count
         switch state {
         case .began, .changed: state = .ended
@@ -87,12 +87,12 @@ public class TwoFingerGestureRecognizer: GestureRecognizer {
     /// Per second.
     public var currentVelocity: Double { tracker.velocity().x }
 
-    public override func fillEvent(_ event: inout GestureEvent) {
+    open override func fillEvent(_ event: inout GestureEvent) {
         event.value = lastValue
         event.scalarVelocity = tracker.velocity().x
     }
 
-    public override func reset() {
+    open override func reset() {
         initial = nil
         fingers = 0
         tracker.reset()
@@ -106,7 +106,7 @@ public class TwoFingerGestureRecognizer: GestureRecognizer {
 /// UIPinchGestureRecognizer: continuous, two fingers. `scale` is the fingers' distance over
 /// their distance when the second finger landed; `velocity` is scale per second. Begins once the
 /// distance has changed by `threshold` pixels (8 pt by default).
-public final class PinchGestureRecognizer: TwoFingerGestureRecognizer {
+open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
     public init(name: String, thresholdPixels: Double = 8) {
         super.init(name: name, kind: .pinch, threshold: thresholdPixels)
         lastScale = 1
@@ -122,7 +122,7 @@ public final class PinchGestureRecognizer: TwoFingerGestureRecognizer {
 /// UIRotationGestureRecognizer: continuous, two fingers. `rotation` is the angle, in radians,
 /// the line through the fingers has turned since the second finger landed (clockwise positive on
 /// a y-down panel); `velocity` is radians per second. Begins after `threshold` radians (0.1).
-public final class RotationGestureRecognizer: TwoFingerGestureRecognizer {
+open class RotationGestureRecognizer: TwoFingerGestureRecognizer {
     public init(name: String, thresholdRadians: Double = 0.1) {
         super.init(name: name, kind: .rotation, threshold: thresholdRadians)
     }
