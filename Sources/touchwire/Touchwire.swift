@@ -57,6 +57,9 @@ struct Run: ParsableCommand {
     @Flag(name: .long, help: "Log more on stderr.")
     var verbose = false
 
+    @Flag(name: .long, help: "Log why each recognizer failed, waited or was cancelled (costs time per frame).")
+    var explain = false
+
     func run() throws {
         let description = try loadBoard(board)
         let logger = makeLogger(verbose: verbose)
@@ -65,6 +68,9 @@ struct Run: ParsableCommand {
             service = try Service(board: description, logger: logger)
         } catch {
             throw fail("\(error)")
+        }
+        if explain {
+            service.engine.diagnostics = { d in logger.info("why: \(d)") }
         }
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
@@ -97,6 +103,9 @@ struct Replay: ParsableCommand {
     @Flag(name: .long, help: "Also print each region's touch deliveries (S22–S27).")
     var delivery = false
 
+    @Flag(name: .long, help: "Explain on stderr why each recognizer failed, waited or was cancelled.")
+    var explain = false
+
     func run() throws {
         let description = try loadBoard(board)
         let parsed: Trace
@@ -110,6 +119,9 @@ struct Replay: ParsableCommand {
             engine = try EngineBuilder.build(description)
         } catch {
             throw fail("\(error)")
+        }
+        if explain {
+            engine.diagnostics = { d in FileHandle.standardError.write(Data("\(d)\n".utf8)) }
         }
         TouchService.Replay.run(trace: parsed, engine: engine, delivery: delivery, output: StandardOutputSink())
     }

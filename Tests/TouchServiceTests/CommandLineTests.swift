@@ -86,6 +86,19 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(lines.last?.contains(#""recognizer":"tap","kind":"tap","state":"recognized""#) ?? false)
     }
 
+    /// `--explain` says on stderr why the single tap waited and when it was released (S15).
+    func testReplayExplainSaysWhyARecognizerWaited() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let tracePath = dir.appendingPathComponent("tap.jsonl").path
+        try tapTrace.write(toFile: tracePath, atomically: true, encoding: .utf8)
+        let result = try run(["replay", tracePath, "--board", demoBoard, "--explain"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let why = result.stderr.split(separator: "\n").map(String.init)
+        XCTAssertTrue(why.contains("150000 tap: waiting: would be recognized, holding until double-tap fails (S15)"), result.stderr)
+        XCTAssertTrue(why.contains("450000 tap: released: every recognizer it required to fail has failed (S15)"), result.stderr)
+        XCTAssertEqual(result.stdout.split(separator: "\n").count, 1)
+    }
+
     /// A malformed trace line is one error line naming file and line; nothing reaches stdout.
     func testMalformedTraceLineIsOneErrorNamingTheLine() throws {
         let dir = try makeTemporaryDirectory(self)
