@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", exact: "1.6.1"),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         /// The only place C declarations of the kernel and of libgpiod / libi2c enter Swift.
@@ -65,6 +66,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        /// `swift package benchmark`: per-frame costs and malloc counts of the hot paths, with
+        /// committed thresholds (Thresholds/) that fail the run if a hot path starts allocating.
+        .executableTarget(
+            name: "TouchwireBenchmarks",
+            dependencies: [
+                "Gestures", "TouchCore", "TouchRing", "TouchDrivers", "TouchSimulation",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/TouchwireBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore"]),
         .testTarget(name: "TouchRingTests", dependencies: ["TouchRing"]),

@@ -70,6 +70,34 @@ final class AllocationTests: XCTestCase {
         XCTAssertGreaterThan(measuredEvents, 20, "the burst must exercise recognizers, not an idle engine")
     }
 
+    /// Every recognizer kind in use (the kiosk board and workload): still nothing allocated per frame.
+    func testKioskBoardWithEveryRecognizerKindAllocatesNothingPerFrame() throws {
+        let board = try BoardLoader.load(path: repositoryRoot.appendingPathComponent("boards/kiosk-sim.toml").path)
+        let engine = try EngineBuilder.build(board)
+        let events = EventQueueSink(capacity: 4096, wake: Wakeup())
+        engine.sink = events
+        let frames = FrameQueue(capacity: 1024)
+        let stage = RecognizerStage(frames: frames, engine: engine)
+        let script = KioskScript.frames()
+        func play(offset: Int64) -> Int {
+            var popped = 0
+            for var frame in script {
+                frame.timestamp = frame.timestamp.advanced(byMicroseconds: offset)
+                frames.offer(frame)
+                stage.step(now: frame.timestamp)
+                while events.ring.tryPop() != nil { popped += 1 }
+            }
+            stage.step(now: Instant(microseconds: offset + KioskScript.duration))
+            while events.ring.tryPop() != nil { popped += 1 }
+            return popped
+        }
+        let warm = play(offset: 0)
+        var measured = 0
+        let count = mallocs { measured = play(offset: KioskScript.duration) }
+        XCTAssertEqual(count, 0, "mallocs across \(script.count) kiosk frames")
+        XCTAssertEqual(measured, warm)
+    }
+
     /// The driver's per-report path (one I2C transfer into a buffer allocated once, the pure decoder) allocates nothing.
     func testDriverReadAllocatesNothingPerFrame() throws {
         let bus = SimulatedI2CBus()
