@@ -68,6 +68,13 @@ public final class ControllerLines {
         self.reset = provider == nil ? nil : reset
     }
 
+    /// Lines are returned before the provider goes (a provider may be released with us).
+    deinit {
+        interruptInput = nil
+        interruptOutput = nil
+        resetOutput = nil
+    }
+
     /// True when a reset line is wired.
     public var canReset: Bool { reset != nil }
     /// True when INT is wired (and so can be driven during a reset).
