@@ -80,7 +80,10 @@ let package = Package(
         ),
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore"]),
         .testTarget(name: "TouchRingTests", dependencies: ["TouchRing"]),
-        .testTarget(name: "TouchDriversTests", dependencies: ["TouchDrivers", "TouchSimulation", "TouchTrace"]),
+        .testTarget(
+            name: "TouchDriversTests",
+            dependencies: ["TouchDrivers", "TouchSimulation", "TouchTrace", "TouchService", "TouchRing", "BoardConfig"]
+        ),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore"]),
         .testTarget(name: "TouchOutputsTests", dependencies: ["TouchOutputs", "TouchLinux"]),
         .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig"]),

@@ -15,13 +15,27 @@ public struct DriverCounters: Hashable, Sendable, BitwiseCopyable {
 
     public init() {}
 
+    /// Reads that failed with an I2C error.
+    public var readErrors = 0
+    /// NACKs taken as "asleep while idle" (CST816 auto-sleep), not errors.
+    public var sleepNacks = 0
+    /// GT911 reads whose buffer never became ready (spurious INT, e.g. after a lift; GDX -ENOMSG).
+    public var notReady = 0
+
     /// Adds one report's counters.
     @inlinable public mutating func add(_ report: FocalTechReport) {
+        add(
+            valid: report.isValid, outOfPanel: report.rejectedOutOfPanel, invalidID: report.rejectedInvalidID,
+            tooMany: report.rejectedTooMany)
+    }
+
+    /// Adds one decoded image's counters.
+    @inlinable public mutating func add(valid: Bool, outOfPanel: Int, invalidID: Int, tooMany: Int) {
         framesRead += 1
-        if !report.isValid { framesRejected += 1 }
-        rejectedOutOfPanel += report.rejectedOutOfPanel
-        rejectedInvalidID += report.rejectedInvalidID
-        rejectedTooMany += report.rejectedTooMany
+        if !valid { framesRejected += 1 }
+        rejectedOutOfPanel += outOfPanel
+        rejectedInvalidID += invalidID
+        rejectedTooMany += tooMany
     }
 }
 
@@ -50,11 +64,14 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
         public var interruptTrigger: Bool
         /// The family name used when the chip id is unknown or unreadable.
         public var familyName: String
+        /// PERIOD_ACTIVE (0x88) written by `start()`, 1…255 ("0x64: 100Hz", EDT M12); nil leaves it.
+        public var reportRate: UInt8?
 
         public init(
             address: I2CAddress = I2CAddress(0x38), maxPoints: Int, panelWidth: Int, panelHeight: Int,
-            interruptTrigger: Bool = true, familyName: String = "FocalTech"
+            interruptTrigger: Bool = true, familyName: String = "FocalTech", reportRate: UInt8? = nil
         ) {
+            self.reportRate = reportRate.flatMap { $0 == 0 ? nil : $0 }
             self.address = address
             self.maxPoints = min(max(maxPoints, 1), FocalTechRegisters.maxPointsLimit)
             self.panelWidth = panelWidth
@@ -76,6 +93,8 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
 
     public let bus: Bus
     public let configuration: Configuration
+    public let lines: ControllerLines
+    public let timing: DriverTiming
     /// Set by `identify()` / `start()`.
     public private(set) var identity: ControllerIdentity?
     /// Totals over every `readReport`.
@@ -88,9 +107,13 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
     private let storage: UnsafeMutableRawBufferPointer
     private let imageLength: Int
 
-    public init(bus: Bus, configuration: Configuration) {
+    public init(
+        bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming = .system
+    ) {
         self.bus = bus
         self.configuration = configuration
+        self.lines = lines
+        self.timing = timing
         imageLength = FocalTechRegisters.imageLength(maxPoints: configuration.maxPoints)
         storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 + imageLength, alignment: 8)
         storage.initializeMemory(as: UInt8.self, repeating: 0)
@@ -122,10 +145,39 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
         try bus.write(configuration.address, [FocalTechRegisters.interruptMode, value])
     }
 
-    /// `identify()` then `configure(interruptTrigger:)` from the configuration.
+    /// Reset held active 5 ms ("held low 1 ms, or 1 ms + 100us if powering on", Z-FT), then
+    /// released and 300 ms before the first access (EDT `msleep(300)`).
+    public static var resetAssertMicroseconds: Int64 { 5_000 }
+    public static var resetReleaseMicroseconds: Int64 { 300_000 }
+
+    public var interruptInput: (any GPIOInput)? { lines.interruptInput }
+
+    /// Pulses the reset line when wired (timings above).
+    public func reset() throws(GPIOError) {
+        guard lines.canReset else { return }
+        try lines.holdReset(true)
+        timing.sleep(Self.resetAssertMicroseconds)
+        try lines.holdReset(false)
+        timing.sleep(Self.resetReleaseMicroseconds)
+    }
+
+    /// Writes PERIOD_ACTIVE (0x88), the report rate in Active mode (EDT `M12_REGISTER_REPORT_RATE`).
+    public func configure(reportRate: UInt8) throws(I2CError) {
+        try bus.write(configuration.address, [FocalTechRegisters.reportRate, reportRate])
+    }
+
+    /// Reset (when wired), `identify()`, G_MODE from the configuration (trigger mode when an INT
+    /// line is wired), and the report rate when configured.
     public func start() throws(I2CError) {
+        do throws(GPIOError) {
+            try reset()
+            try lines.releaseInterrupt()
+        } catch {
+            throw .failed(operation: "FocalTech reset/INT line: \(error)", address: configuration.address, errno: 0)
+        }
         try identify()
-        try configure(interruptTrigger: configuration.interruptTrigger)
+        try configure(interruptTrigger: configuration.interruptTrigger || lines.hasInterrupt)
+        if let rate = configuration.reportRate { try configure(reportRate: rate) }
     }
 
     /// Reads and decodes one touch image: exactly one transfer from register 0x00 of
@@ -142,7 +194,13 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
 
     /// `readReport(at:)`, with an invalid image as nil (`TouchController`).
     public func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
-        let report = try readReport(at: timestamp)
+        let report: FocalTechReport
+        do throws(I2CError) {
+            report = try readReport(at: timestamp)
+        } catch {
+            counters.readErrors += 1
+            throw error
+        }
         return report.isValid ? report.frame : nil
     }
 

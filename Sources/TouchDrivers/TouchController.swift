@@ -16,15 +16,35 @@ public struct ControllerIdentity: Hashable, Sendable, CustomStringConvertible {
     public var firmware: UInt8?
     /// The vendor / panel id register's value (FocalTech 0xA8), nil when the read failed.
     public var vendor: UInt8?
+    /// A 16-bit firmware version where the chip has one (GT911 0x8144), nil otherwise.
+    public var firmwareVersion: UInt16?
+    /// The resolution the chip reports (GT911 0x8146/0x8148), nil when it has none.
+    public var resolution: (width: Int, height: Int)? {
+        get { resolutionWidth.flatMap { w in resolutionHeight.map { (w, $0) } } }
+        set {
+            resolutionWidth = newValue?.width
+            resolutionHeight = newValue?.height
+        }
+    }
+    public var resolutionWidth: Int?
+    public var resolutionHeight: Int?
+    /// Something the user should know about how the chip was found (e.g. "answered at the
+    /// alternate address 0x14"), nil when nothing.
+    public var note: String?
 
     public init(
-        chipName: String, address: I2CAddress, chipID: UInt8? = nil, firmware: UInt8? = nil, vendor: UInt8? = nil
+        chipName: String, address: I2CAddress, chipID: UInt8? = nil, firmware: UInt8? = nil, vendor: UInt8? = nil,
+        firmwareVersion: UInt16? = nil, resolutionWidth: Int? = nil, resolutionHeight: Int? = nil, note: String? = nil
     ) {
         self.chipName = chipName
         self.address = address
         self.chipID = chipID
         self.firmware = firmware
         self.vendor = vendor
+        self.firmwareVersion = firmwareVersion
+        self.resolutionWidth = resolutionWidth
+        self.resolutionHeight = resolutionHeight
+        self.note = note
     }
 
     /// "FT6336U at 0x38 (chip id 0x64, firmware 0x10, vendor 0x11)"; "?" for unread fields.
@@ -34,7 +54,13 @@ public struct ControllerIdentity: Hashable, Sendable, CustomStringConvertible {
             let s = String(v, radix: 16)
             return "0x" + (s.count < 2 ? "0" + s : s)
         }
-        return "\(chipName) at \(address) (chip id \(hex(chipID)), firmware \(hex(firmware)), vendor \(hex(vendor)))"
+        var text = "\(chipName) at \(address) (chip id \(hex(chipID)), firmware "
+        if let v = firmwareVersion { text += "0x" + String(v, radix: 16) } else { text += hex(firmware) }
+        text += ", vendor \(hex(vendor))"
+        if let w = resolutionWidth, let h = resolutionHeight { text += ", resolution \(w)x\(h)" }
+        text += ")"
+        if let note { text += "; " + note }
+        return text
     }
 }
 
@@ -47,7 +73,17 @@ public protocol TouchController: AnyObject {
     /// Checks the controller answers, identifies it and configures it. Throws when it does
     /// not answer at all; missing identification registers are tolerated.
     func start() throws(I2CError)
-    /// Reads one report. Returns nil when the controller sent a frame that must be dropped
-    /// (invalid count); an empty frame means every finger is up.
+    /// Reads one report. Returns nil when there is nothing new to report: a frame that must be
+    /// dropped (invalid count), a GT911 buffer not ready, a CST816 asleep while idle. An empty
+    /// frame means every finger is up. Coordinates are raw chip coordinates (the driver stage
+    /// applies `PanelTransform`).
     func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame?
+    /// Running totals of what the driver threw away.
+    var counters: DriverCounters { get }
+    /// The INT line as an input with edge events, when the driver owns one (set by `start()`).
+    var interruptInput: (any GPIOInput)? { get }
+}
+
+extension TouchController {
+    public var interruptInput: (any GPIOInput)? { nil }
 }

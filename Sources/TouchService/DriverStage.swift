@@ -2,22 +2,100 @@ import TouchCore
 import TouchDrivers
 import TouchRing
 
-/// One wake-up of the driver thread: read the controller, hand a changed frame to the ring.
+/// Where the controller stands, for logs and the status line (user-needs: "a missing controller
+/// is a reported state, not a crash").
+public enum ControllerState: Equatable, Sendable {
+    /// Not started yet.
+    case starting
+    /// Answering and identified.
+    case running
+    /// Not answering (start failed, or re-initialising after repeated errors); retried with back-off.
+    case missing(String)
+}
+
+/// How the driver stage protects the recognizers from phantom and lost touches.
+public struct TouchProtection: Sendable, Equatable {
+    /// Contacts still down with no fresh report for this long are cancelled (0 = off).
+    public var releaseTimeoutMicroseconds: Int64
+    /// Contacts younger than this are held back; shorter ones never appear (0 = off).
+    public var minContactMicroseconds: Int64
+
+    public init(releaseTimeoutMicroseconds: Int64 = 3_000_000, minContactMicroseconds: Int64 = 0) {
+        self.releaseTimeoutMicroseconds = max(0, releaseTimeoutMicroseconds)
+        self.minContactMicroseconds = max(0, minContactMicroseconds)
+    }
+}
+
+/// The polling period without an INT line: fast while touched (and for 500 ms after), slower
+/// when idle, and never slower than 20 ms — the shortest tap (user-needs "Timing").
+public struct AdaptivePollSchedule: Sendable, Equatable {
+    /// The longest period ever used: shorter than the shortest tap.
+    public static let maximumMicroseconds: Int64 = 20_000
+    public var fastMicroseconds: Int64
+    public var idleMicroseconds: Int64
+    /// How long after the last contact the fast rate is kept.
+    public var activeHoldMicroseconds: Int64 = 500_000
+
+    /// `configured` is the board's `poll_interval_ms` in µs; idle is 4× that, both capped at 20 ms.
+    public init(configuredMicroseconds: Int64) {
+        fastMicroseconds = min(max(configuredMicroseconds, 1_000), Self.maximumMicroseconds)
+        idleMicroseconds = min(fastMicroseconds * 4, Self.maximumMicroseconds)
+    }
+
+    /// The period to wait after a read at `now`, given when a contact was last seen.
+    public func interval(now: Instant, lastContactAt: Instant?) -> Int64 {
+        guard let t = lastContactAt, now.microseconds(since: t) < activeHoldMicroseconds else { return idleMicroseconds }
+        return fastMicroseconds
+    }
+}
+
+/// One wake-up of the driver thread: read the controller, turn its raw coordinates into panel
+/// pixels, protect against phantom and lost touches, hand a changed frame to the ring.
+///
+/// In order, per read:
+/// 1. `PanelTransform` — the one place for orientation and calibration; points landing off the
+///    panel are dropped and counted (`rejectedOffPanel`).
+/// 2. Release watchdog (`TouchProtection.releaseTimeoutMicroseconds`): while contacts are down,
+///    a report is "fresh" when its contacts differ from the previous one, or it follows an INT
+///    edge. With no fresh report for the timeout, a system cancel is queued (safer than a lift:
+///    a lift would fire a button) and the stuck image is ignored until it changes (fbtft #376).
+/// 3. Minimum contact duration: contacts younger than the minimum are held back.
+/// 4. Only frames whose contacts changed are queued.
 ///
 /// A read error never leaves a touch hanging: if fingers were down, a system cancel (S9) is
-/// queued so every touch in progress ends. Repeated errors re-initialise the controller with
-/// back-off; errors are logged at most once per `logIntervalMicroseconds`.
+/// queued. Five errors in a row re-initialise the controller with back-off (100 ms doubling to
+/// 5 s); errors are logged at most once per `logIntervalMicroseconds`.
 public final class DriverStage {
     public let controller: any TouchController
     public let frames: FrameQueue
     public let simulation: SimulatedTouchWorld?
+    public let transform: PanelTransform?
+    public let protection: TouchProtection
+    public let schedule: AdaptivePollSchedule
     private let log: (String) -> Void
 
     public private(set) var framesRead = 0
     public private(set) var framesQueued = 0
     public private(set) var readErrors = 0
     public private(set) var isStarted = false
+    public private(set) var state = ControllerState.starting
+    /// Contacts dropped because the transform put them outside the panel.
+    public private(set) var rejectedOffPanel = 0
+    /// Cancels queued by the release watchdog.
+    public private(set) var watchdogReleases = 0
+    /// Contacts that lifted before the minimum contact duration (never reported).
+    public private(set) var shortContactsSuppressed = 0
+    /// Re-initialisations after repeated errors.
+    public private(set) var reinitialisations = 0
+    /// When a contact was last down (for the adaptive polling rate).
+    public private(set) var lastContactAt: Instant?
+
     private var lastQueued = TouchFrame(timestamp: .zero)
+    private var lastRaw = TouchFrame(timestamp: .zero)
+    private var lastFreshAt = Instant.zero
+    private var staleImage: TouchFrame?
+    /// First instant each tracking id (0…15) was seen down; `Int64.min` when up.
+    private var firstSeen = InlineArray<16, Int64>(repeating: .min)
     private var consecutiveErrors = 0
     private var retryAt = Instant.zero
     private var backoffMicroseconds: Int64 = 100_000
@@ -27,13 +105,24 @@ public final class DriverStage {
 
     public init(
         controller: any TouchController, frames: FrameQueue, simulation: SimulatedTouchWorld?,
+        transform: PanelTransform? = nil, protection: TouchProtection = TouchProtection(),
+        schedule: AdaptivePollSchedule = AdaptivePollSchedule(configuredMicroseconds: 10_000),
         log: @escaping (String) -> Void
     ) {
         self.controller = controller
         self.frames = frames
         self.simulation = simulation
+        self.transform = transform
+        self.protection = protection
+        self.schedule = schedule
         self.log = log
     }
+
+    /// The controller's INT input when it is wired and the controller started.
+    public var interruptInput: (any GPIOInput)? { isStarted ? controller.interruptInput : nil }
+
+    /// The polling period after a read at `now` (no INT line).
+    public func pollInterval(at now: Instant) -> Int64 { schedule.interval(now: now, lastContactAt: lastContactAt) }
 
     /// Resets and identifies the controller. Returns false (and logs) when it does not answer;
     /// `poll` keeps retrying with back-off, so a missing controller is a state, not an exit.
@@ -42,12 +131,14 @@ public final class DriverStage {
         do throws(I2CError) {
             try controller.start()
             isStarted = true
+            state = .running
             consecutiveErrors = 0
             backoffMicroseconds = 100_000
             if let id = controller.identity { log("controller ready: \(id)") }
             return true
         } catch {
             isStarted = false
+            state = .missing("\(error)")
             retryAt = now.advanced(byMicroseconds: backoffMicroseconds)
             backoffMicroseconds = min(backoffMicroseconds * 2, 5_000_000)
             rateLimitedLog("controller not answering (\(error)); retrying", at: now)
@@ -55,39 +146,115 @@ public final class DriverStage {
         }
     }
 
-    /// Reads one report at `now` and queues it if the contacts changed. Returns true when a frame was queued.
+    /// Reads one report at `now` (the INT edge's timestamp when `edge`) and queues it if the
+    /// contacts changed. Returns true when a frame was queued.
     @discardableResult
-    public func poll(at now: Instant) -> Bool {
+    public func poll(at now: Instant, edge: Bool = false) -> Bool {
         simulation?.advance(to: now)
         frames.flush()
         if !isStarted {
             guard now >= retryAt, start(at: now) else { return false }
         }
-        let frame: TouchFrame?
+        let read: TouchFrame?
         do throws(I2CError) {
-            frame = try controller.readFrame(at: now)
+            read = try controller.readFrame(at: now)
             consecutiveErrors = 0
         } catch {
-            readErrors += 1
-            consecutiveErrors += 1
-            rateLimitedLog("touch read failed: \(error) (\(readErrors) errors so far)", at: now)
-            var queued = false
-            if !lastQueued.isEmpty {
-                queued = queue(.cancel(at: now))  // S9: a bus fault cancels the touches in progress
-                lastQueued = TouchFrame(timestamp: now)
-            }
-            if consecutiveErrors >= 5 {
-                isStarted = false
-                retryAt = now.advanced(byMicroseconds: backoffMicroseconds)
-            }
-            return queued
+            return readFailed(error, at: now)
         }
         framesRead += 1
-        guard var frame else { return false }  // rejected by the decoder (counted there)
-        frame.timestamp = now
+        var fresh = edge
+        var raw: TouchFrame
+        if var frame = read {
+            frame.timestamp = now
+            if let transform { rejectedOffPanel += transform.apply(to: &frame) }
+            if !frame.hasSameContacts(as: lastRaw) { fresh = true }
+            lastRaw = frame
+            raw = frame
+        } else {
+            raw = lastRaw
+            raw.timestamp = now
+        }
+        if fresh { lastFreshAt = now }
+        if let stale = staleImage {
+            if raw.hasSameContacts(as: stale) && !raw.isEmpty {
+                raw = TouchFrame(timestamp: now)
+            } else {
+                staleImage = nil
+            }
+        }
+        if !lastQueued.isEmpty && protection.releaseTimeoutMicroseconds > 0
+            && now.microseconds(since: lastFreshAt) >= protection.releaseTimeoutMicroseconds
+        {
+            watchdogReleases += 1
+            staleImage = lastRaw
+            rateLimitedLog("release watchdog: no fresh report for \(protection.releaseTimeoutMicroseconds / 1000) ms with \(lastQueued.count) contact(s) down; cancelled", at: now)
+            return cancelTouches(at: now)
+        }
+        let frame = filterYoung(raw, at: now)
+        if !frame.isEmpty { lastContactAt = now }
         if frame.hasSameContacts(as: lastQueued) { return false }
         lastQueued = frame
         return queue(frame)
+    }
+
+    /// Holds back contacts younger than the minimum; counts contacts that lifted too young.
+    private func filterYoung(_ raw: TouchFrame, at now: Instant) -> TouchFrame {
+        var id: UInt8 = 0
+        while id < 16 {
+            let down = raw.contact(withID: id) != nil
+            let seen = firstSeen[Int(id)]
+            if down && seen == .min {
+                firstSeen[Int(id)] = now.microseconds
+            } else if !down && seen != .min {
+                if protection.minContactMicroseconds > 0 && now.microseconds - seen < protection.minContactMicroseconds
+                    && lastQueued.contact(withID: id) == nil
+                {
+                    shortContactsSuppressed += 1
+                }
+                firstSeen[Int(id)] = .min
+            }
+            id += 1
+        }
+        guard protection.minContactMicroseconds > 0 else { return raw }
+        var out = TouchFrame(timestamp: raw.timestamp)
+        var i = 0
+        while i < raw.count {
+            let c = raw[i]
+            i += 1
+            let seen = firstSeen[Int(c.id & 0x0F)]
+            if lastQueued.contact(withID: c.id) != nil || now.microseconds - seen >= protection.minContactMicroseconds {
+                out.append(c)
+            }
+        }
+        return out
+    }
+
+    private func readFailed(_ error: I2CError, at now: Instant) -> Bool {
+        readErrors += 1
+        consecutiveErrors += 1
+        rateLimitedLog("touch read failed: \(error) (\(readErrors) errors so far)", at: now)
+        lastRaw = TouchFrame(timestamp: now)
+        let queued = cancelTouches(at: now)  // S9: a bus fault cancels the touches in progress
+        if consecutiveErrors >= 5 {
+            isStarted = false
+            reinitialisations += 1
+            state = .missing("\(error)")
+            retryAt = now.advanced(byMicroseconds: backoffMicroseconds)
+            backoffMicroseconds = min(backoffMicroseconds * 2, 5_000_000)
+        }
+        return queued
+    }
+
+    private func cancelTouches(at now: Instant) -> Bool {
+        var id = 0
+        while id < 16 {
+            firstSeen[id] = .min
+            id += 1
+        }
+        guard !lastQueued.isEmpty else { return false }
+        lastQueued = TouchFrame(timestamp: now)
+        return queue(.cancel(at: now))
     }
 
     private func queue(_ frame: TouchFrame) -> Bool {

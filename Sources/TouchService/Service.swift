@@ -57,10 +57,11 @@ public final class Service: @unchecked Sendable {
         var channels = try Service.openOutputs(board, names: names, stdout: stdout, logger: logger)
         channels += extraOutputs
         output = OutputStage(events: events.ring, channels: channels)
-        let (controller, world, interval) = try Service.makeController(board, start: clock())
-        pollIntervalMicroseconds = interval
+        let setup = try ControllerFactory.make(board, start: clock())
+        pollIntervalMicroseconds = setup.pollIntervalMicroseconds
         driver = DriverStage(
-            controller: controller, frames: frames, simulation: world,
+            controller: setup.controller, frames: frames, simulation: setup.simulation, transform: setup.transform,
+            protection: setup.protection, schedule: setup.schedule,
             log: { [logger] message in logger.notice("\(message)") })
     }
 
@@ -114,13 +115,36 @@ public final class Service: @unchecked Sendable {
         thread.start()
     }
 
+    /// With an INT line: wait for an edge (at most one polling period), read with the frame
+    /// timestamped at the edge; on timeout read anyway (watchdog, missed edges). Without one:
+    /// poll at the adaptive rate (fast while touched, never slower than 20 ms).
     private func driverLoop() {
         var next = clock()
         while isRunning {
+            if let input = driver.interruptInput {
+                let started = clock()
+                let wait = driver.pollInterval(at: started)
+                var edge: GPIOEdgeEvent? = nil
+                do throws(GPIOError) {
+                    edge = try input.waitForEdge(timeoutMicroseconds: wait)
+                } catch {
+                    logger.warning("INT line: \(error)")
+                }
+                if let edge {
+                    if driver.poll(at: edge.timestamp, edge: true) { recognizerWake.signal() }
+                    continue
+                }
+                if driver.poll(at: clock()) { recognizerWake.signal() }
+                // A simulated line returns at once: sleep out the rest of the period.
+                let left = wait - clock().microseconds(since: started)
+                if left > 0 { driverWake.wait(microseconds: left) }
+                continue
+            }
             let now = clock()
             if driver.poll(at: now) { recognizerWake.signal() }
-            next = next.advanced(byMicroseconds: pollIntervalMicroseconds)
-            if next < now { next = now.advanced(byMicroseconds: pollIntervalMicroseconds) }
+            let interval = driver.simulation == nil ? driver.pollInterval(at: now) : pollIntervalMicroseconds
+            next = next.advanced(byMicroseconds: interval)
+            if next < now { next = now.advanced(byMicroseconds: interval) }
             driverWake.wait(microseconds: next.microseconds(since: clock()))
         }
     }
@@ -175,62 +199,5 @@ public final class Service: @unchecked Sendable {
             }
         }
         return channels
-    }
-
-    static func makeController(_ board: BoardDescription, start: Instant) throws(ServiceError) -> (
-        any TouchController, SimulatedTouchWorld?, Int64
-    ) {
-        guard let c = board.controller else {
-            throw .controller("\(board.name): [controller]: missing; this board can be replayed but not run")
-        }
-        let configuration: FT6x36Driver<SimulatedI2CBus>.Configuration
-        switch c.chip {
-        case .ft6x36:
-            configuration = .ft6x36(panelWidth: board.panel.width, panelHeight: board.panel.height, address: c.address)
-        case .ft5x06:
-            configuration = .ft5x06(panelWidth: board.panel.width, panelHeight: board.panel.height, address: c.address)
-        default:
-            throw .unsupportedChip(board: board.name, chip: c.chip.rawValue)
-        }
-        switch c.bus {
-        case .simulated:
-            guard let sim = board.simulation else {
-                preconditionFailure("Service: a validated sim board always has [simulation]")
-            }
-            let frames: [TouchFrame]
-            var loopPeriod: Int64? = nil
-            switch sim.script {
-            case .demo:
-                frames = DemoScript.frames(panelWidth: board.panel.width, panelHeight: board.panel.height)
-                if sim.loop { loopPeriod = DemoScript.duration }
-            case .trace(let path):
-                do throws(TraceError) {
-                    frames = try TraceReader.read(path: path).frames
-                } catch {
-                    throw .controller("\(board.name): simulation.script: \(error)")
-                }
-                if sim.loop, let first = frames.first, let last = frames.last {
-                    loopPeriod = last.timestamp.microseconds(since: first.timestamp) + 1_000_000
-                }
-            }
-            let bus = SimulatedI2CBus()
-            let model = FT6x36Model(address: c.address)
-            let world = SimulatedTouchWorld(
-                bus: bus, model: model, player: TouchScriptPlayer(frames: frames, start: start, loopPeriod: loopPeriod))
-            let driver = FT6x36Driver(bus: bus, configuration: configuration)
-            return (driver, world, Int64(1_000_000 / max(1, sim.reportRateHz)))
-        case .device(let path):
-            let bus: LinuxI2CBus
-            do throws(I2CError) {
-                bus = try LinuxI2CBus(path: path)
-            } catch {
-                throw .controller("\(board.name): controller.bus: \(error)")
-            }
-            let real = FT6x36Driver<LinuxI2CBus>.Configuration(
-                address: configuration.address, maxPoints: configuration.maxPoints,
-                panelWidth: configuration.panelWidth, panelHeight: configuration.panelHeight,
-                interruptTrigger: false, familyName: configuration.familyName)
-            return (FT6x36Driver(bus: bus, configuration: real), nil, Int64(c.pollIntervalMilliseconds) * 1000)
-        }
     }
 }

@@ -3,25 +3,60 @@ import TouchDrivers
 import TouchSimulation
 
 /// The simulated side of a `bus = "sim"` board: a script player feeding a register-level
-/// controller model on a simulated I2C bus. The driver reads that bus exactly as it would
+/// controller model (FT6x36, GT911 or CST816) on a simulated I2C bus, plus, when the board
+/// wires them, simulated INT and reset lines. The driver reads that bus exactly as it would
 /// read `/dev/i2c-N`.
+///
+/// Time: `now` is the latest instant the world has been advanced to. The drivers' `timing`
+/// sleeps by moving `now` forward (no real sleeping), so reset sequences and GT911 ready waits
+/// run at once in tests and in simulated runs.
 ///
 /// Single-threaded: owned by the driver thread.
 public final class SimulatedTouchWorld {
     public let bus: SimulatedI2CBus
-    public let model: FT6x36Model
+    public let model: any I2CDeviceModel & TouchPresenting
     public private(set) var player: TouchScriptPlayer
+    /// The simulated GPIO chip, when the board wires INT or reset.
+    public let gpio: SimulatedGPIO?
+    /// The INT line the model pulses, when wired.
+    public let interruptLine: ControllerLine?
+    /// The latest instant the world has reached.
+    public private(set) var now: Instant
 
-    public init(bus: SimulatedI2CBus, model: FT6x36Model, player: TouchScriptPlayer) {
+    public init(
+        bus: SimulatedI2CBus, model: any I2CDeviceModel & TouchPresenting, player: TouchScriptPlayer,
+        gpio: SimulatedGPIO? = nil, interruptLine: ControllerLine? = nil, start: Instant = .zero
+    ) {
         self.bus = bus
         self.model = model
         self.player = player
+        self.gpio = gpio
+        self.interruptLine = interruptLine
+        now = start
         bus.attach(model)
     }
 
-    /// Presents the script's frame for `now` in the model's registers (as a finger on the glass would).
-    public func advance(to now: Instant) {
+    /// Presents the script's frame for `time` in the model's registers (as a finger on the glass would).
+    public func advance(to time: Instant) {
+        if time > now { now = time }
         _ = player.advance(to: now, model: model)
+    }
+
+    /// Moves the world's clock forward without presenting (what a driver's sleep does).
+    public func sleep(microseconds: Int64) {
+        if microseconds > 0 { now = now.advanced(byMicroseconds: microseconds) }
+    }
+
+    /// Timing for drivers on this world: sleeping advances `now`.
+    public var timing: DriverTiming {
+        DriverTiming(sleep: { [unowned self] us in sleep(microseconds: us) }, now: { [unowned self] in now })
+    }
+
+    /// Pulses the INT input (active then inactive) at `time`, as the chip does when a report is loaded.
+    public func pulseInterrupt(at time: Instant) {
+        guard let gpio, let line = interruptLine else { return }
+        gpio.drive(line.id, active: true, at: time)
+        gpio.drive(line.id, active: false, at: time.advanced(byMicroseconds: 50))
     }
 
     /// True when a non-looping script has played its last frame.

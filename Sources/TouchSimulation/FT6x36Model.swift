@@ -42,6 +42,17 @@ public final class FT6x36Model: I2CDeviceModel {
     /// Fault knob: reads that touch the id registers (0xA3, 0xA6, 0xA8) are NACKed, like
     /// clones that answer only the kernel's read sequence (rpi/linux #4881, #6298).
     public var nacksIdentificationReads = false
+    /// Fault knob: the next report that lifts a finger is never loaded — the registers keep the
+    /// last contact and INT stays quiet, as when a lift frame is lost (Tasmota #24942, fbtft #376).
+    public var dropsNextLift = false
+    /// Fault knob: the next `present` with contacts writes X = Y = 0xFFF (12-bit garbage, beyond any panel).
+    public var garbageCoordinatesNext = false
+    /// True while the chip is held in (or doing) a reset: every transfer NACKs.
+    public private(set) var isInReset = false
+    /// Lift reports swallowed by `dropsNextLift`.
+    public private(set) var droppedLifts = 0
+    /// Called when the chip pulses INT (a report with data loaded).
+    public var onInterrupt: ((Instant) -> Void)?
     /// Set when `present` loads a report with data (points down or a lift record);
     /// cleared by a read that covers register 0x00. Stands for the INT line.
     public private(set) var interruptPending = false
@@ -113,7 +124,25 @@ public final class FT6x36Model: I2CDeviceModel {
             || register == FocalTechRegisters.vendorID
     }
 
+    /// A controller reset (mid-gesture, say): while `active` the chip NACKs; on release the
+    /// touch image reads empty, G_MODE and PERIOD_ACTIVE return to their power-on values, and
+    /// the fingers known down are forgotten (no lift record is ever reported for them).
+    public func setReset(_ active: Bool) {
+        isInReset = active
+        guard !active else { return }
+        down = DownSet()
+        registers[Int(FocalTechRegisters.touchStatus)] = 0
+        registers[Int(FocalTechRegisters.interruptMode)] = FocalTechRegisters.interruptModePolling
+        registers[Int(FocalTechRegisters.reportRate)] = 0x64
+        fillSlots(from: 0)
+        interruptPending = false
+    }
+
+    /// PERIOD_ACTIVE (0x88) as last written.
+    public var reportRate: UInt8 { registers[Int(FocalTechRegisters.reportRate)] }
+
     public func transfer(write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer) throws(I2CError) {
+        if isInReset { throw I2CError.noAcknowledge(address: address, errno: SimulatedI2CBus.nackErrno) }
         var p = pointer
         if let first = write.first {
             p = first
@@ -144,7 +173,20 @@ public final class FT6x36Model: I2CDeviceModel {
     /// Loads `contacts` as the chip's next report (see the type's documentation).
     /// A cancel frame is presented as "all fingers up" (a chip has no cancel).
     public func present(_ contacts: TouchFrame, gestureID: UInt8) {
+        if dropsNextLift {
+            var lifts = false
+            for k in 0..<down.count where contacts.isCancel || contacts.contact(withID: down.points[k].id) == nil {
+                lifts = true
+            }
+            if lifts {
+                dropsNextLift = false
+                droppedLifts += 1
+                return
+            }
+        }
         presentedCount += 1
+        let garbage = garbageCoordinatesNext && !contacts.isCancel && !contacts.isEmpty
+        if garbage { garbageCoordinatesNext = false }
         var slot = 0
         var newDown = DownSet()
         let count = contacts.isCancel ? 0 : contacts.count
@@ -155,8 +197,8 @@ public final class FT6x36Model: I2CDeviceModel {
                 continue
             }
             let id = c.id & 0x0F
-            let x = Self.coordinate(c.position.x)
-            let y = Self.coordinate(c.position.y)
+            let x = garbage ? 0xFFF : Self.coordinate(c.position.x)
+            let y = garbage ? 0xFFF : Self.coordinate(c.position.y)
             let continuing = down.contains(id)
             let event: FocalTechRegisters.Event = continuing ? .contact : .pressDown
             writeRecord(
@@ -176,7 +218,10 @@ public final class FT6x36Model: I2CDeviceModel {
         registers[Int(FocalTechRegisters.deviceMode)] = 0
         registers[Int(FocalTechRegisters.gestureID)] = gestureID
         registers[Int(FocalTechRegisters.touchStatus)] = UInt8(pointsDown)
-        if slot > 0 { interruptPending = true }
+        if slot > 0 {
+            interruptPending = true
+            onInterrupt?(contacts.timestamp)
+        }
         down = newDown
     }
 

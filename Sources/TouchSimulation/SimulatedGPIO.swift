@@ -17,10 +17,14 @@ public final class SimulatedGPIO: GPIOProvider {
     /// Chips that exist, by label, and their line counts.
     public let chips: [String: Int]
     public var clock: () -> Instant
+    /// Called after every output level change (line, logical level, instant): how simulated
+    /// chips see their reset and INT lines being driven.
+    public var onOutputChange: ((GPIOLineID, Bool, Instant) -> Void)?
     public private(set) var history: [Change] = []
     /// Lines held by someone else (to test the "busy" error).
     public var busyLines: [GPIOLineID: String] = [:]
     private var requested: Set<GPIOLineID> = []
+    private var outputs: Set<GPIOLineID> = []
     fileprivate var levels: [GPIOLineID: Bool] = [:]
     fileprivate var edges: [GPIOLineID: [GPIOEdgeEvent]] = [:]
 
@@ -41,6 +45,7 @@ public final class SimulatedGPIO: GPIOProvider {
     public func requestOutput(_ id: GPIOLineID, activeLow: Bool, active: Bool) throws(GPIOError) -> any GPIOOutput {
         try check(id)
         requested.insert(id)
+        outputs.insert(id)
         let line = SimulatedOutput(id: id, chip: self, active: active)
         record(id, active)
         return line
@@ -67,10 +72,18 @@ public final class SimulatedGPIO: GPIOProvider {
 
     fileprivate func record(_ id: GPIOLineID, _ active: Bool) {
         levels[id] = active
-        history.append(Change(line: id, active: active, at: clock()))
+        let now = clock()
+        history.append(Change(line: id, active: active, at: now))
+        onOutputChange?(id, active, now)
     }
 
-    fileprivate func release(_ id: GPIOLineID) { requested.remove(id) }
+    fileprivate func release(_ id: GPIOLineID) {
+        requested.remove(id)
+        outputs.remove(id)
+    }
+
+    /// Whether the line is currently requested as an output (driven by this process).
+    public func isOutput(_ id: GPIOLineID) -> Bool { outputs.contains(id) }
 
     /// The level changes of one line, in order.
     public func changes(of id: GPIOLineID) -> [Change] { history.filter { $0.line == id } }

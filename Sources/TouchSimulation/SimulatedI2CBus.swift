@@ -38,6 +38,7 @@ public final class SimulatedI2CBus: I2CBus {
 
     private var devices: [I2CAddress: any I2CDeviceModel] = [:]
     private var pendingNacks = 0
+    private var pendingRemoteIO = 0
 
     /// Transfers attempted (including failed ones) since creation or `resetCounters()`.
     public private(set) var transferCount = 0
@@ -61,6 +62,9 @@ public final class SimulatedI2CBus: I2CBus {
     /// like an -EREMOTEIO burst (rpi/linux #4881). Accumulates.
     public func nackNext(_ count: Int) { pendingNacks += max(count, 0) }
 
+    /// Fault knob: the next `count` transfers fail with `.remoteIO` (EIO, a bus-level error). Accumulates.
+    public func remoteIOErrorNext(_ count: Int) { pendingRemoteIO += max(count, 0) }
+
     /// NACKs armed by `nackNext` and not yet consumed.
     public var pendingNackCount: Int { pendingNacks }
 
@@ -73,7 +77,8 @@ public final class SimulatedI2CBus: I2CBus {
 
     /// What a test left behind: armed NACKs never consumed. Empty when the world is clean.
     public func finish() -> [String] {
-        pendingNacks > 0 ? ["\(pendingNacks) armed NACK(s) were never consumed"] : []
+        (pendingNacks > 0 ? ["\(pendingNacks) armed NACK(s) were never consumed"] : [])
+            + (pendingRemoteIO > 0 ? ["\(pendingRemoteIO) armed remote I/O error(s) were never consumed"] : [])
     }
 
     public func transfer(
@@ -88,6 +93,11 @@ public final class SimulatedI2CBus: I2CBus {
             pendingNacks -= 1
             failedTransferCount += 1
             throw I2CError.noAcknowledge(address: address, errno: Self.nackErrno)
+        }
+        if pendingRemoteIO > 0 {
+            pendingRemoteIO -= 1
+            failedTransferCount += 1
+            throw I2CError.remoteIO(address: address, errno: 5)
         }
         guard let device = devices[address] else {
             failedTransferCount += 1

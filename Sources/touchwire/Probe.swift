@@ -2,19 +2,39 @@ import ArgumentParser
 import TouchCore
 import TouchDrivers
 import TouchLinux
+import TouchService
+import TouchSimulation
 
+/// `touchwire probe`: looks for the three controller families on every I2C bus (or on a
+/// simulated bus holding one of each) and prints bus, address, chip, firmware and resolution;
+/// says when a kernel driver owns the device and how to release it.
 struct Probe: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Scan I2C buses for supported touch controllers and identify them.")
+        abstract: "Scan I2C buses for FT5x06/FT6x36, GT911 and CST816 touch controllers and identify them.")
 
     @Option(name: .long, help: "Only this bus (e.g. /dev/i2c-1).")
     var bus: String?
 
+    @Flag(name: .long, help: "Probe a simulated bus holding an FT6336U, a GT911 and a CST816S.")
+    var sim = false
+
+    @Option(name: .long, help: "With --sim: leave these chips off the bus (ft6x36, gt911, cst816s).")
+    var simMissing: [String] = []
+
     func run() throws {
+        if sim {
+            let bus = SimulatedI2CBus()
+            if !simMissing.contains("ft6x36") { bus.attach(FT6x36Model()) }
+            if !simMissing.contains("gt911") { bus.attach(GT911Model(width: 800, height: 480)) }
+            if !simMissing.contains("cst816s") { bus.attach(CST816Model()) }
+            let found = ProbeScan.scan(bus, name: "sim", busNumber: nil)
+            if found == 0 { throw ExitCode(1) }
+            return
+        }
         let paths = bus.map { [$0] } ?? LinuxI2CBus.busPaths()
         if paths.isEmpty {
             print("no I2C buses found (/dev/i2c-*): enable I2C (raspi-config, dtparam=i2c_arm=on)")
-            return
+            throw ExitCode(1)
         }
         var found = 0
         for path in paths {
@@ -25,17 +45,50 @@ struct Probe: ParsableCommand {
                 print("\(path): \(error)")
                 continue
             }
-            let address = I2CAddress(0x38)
-            let driver = FT6x36Driver(
-                bus: linuxBus, configuration: .ft6x36(panelWidth: 4096, panelHeight: 4096, address: address))
-            do throws(I2CError) {
-                let identity = try driver.identify()
-                print("\(path) \(address): \(identity)")
-                found += 1
-            } catch {
-                print("\(path) \(address): no FocalTech controller (\(error))")
-            }
+            found += ProbeScan.scan(linuxBus, name: path, busNumber: KernelDriverBinding.busNumber(path: path))
         }
         if found == 0 { throw ExitCode(1) }
+    }
+}
+
+/// One bus, all three families. Printed lines: "BUS ADDR: identity" or "BUS ADDR: no CHIP (error)".
+enum ProbeScan {
+    static func scan<Bus: I2CBus>(_ bus: Bus, name: String, busNumber: Int?) -> Int {
+        var found = 0
+        let candidates: [(String, I2CAddress, () throws(I2CError) -> ControllerIdentity)] = [
+            ("FocalTech FT5x06/FT6x36", I2CAddress(0x38), { () throws(I2CError) in
+                try FT6x36Driver(bus: bus, configuration: .ft5x06(panelWidth: 4096, panelHeight: 4096)).identify()
+            }),
+            ("Goodix GT911", I2CAddress(0x5D), { () throws(I2CError) in
+                try GT911Driver(bus: bus, configuration: .init(address: I2CAddress(0x5D), panelWidth: 4096, panelHeight: 4096))
+                    .identify(at: I2CAddress(0x5D))
+            }),
+            ("Goodix GT911", I2CAddress(0x14), { () throws(I2CError) in
+                try GT911Driver(bus: bus, configuration: .init(address: I2CAddress(0x14), panelWidth: 4096, panelHeight: 4096))
+                    .identify(at: I2CAddress(0x14))
+            }),
+            ("Hynitron CST816", I2CAddress(0x15), { () throws(I2CError) in
+                let d = CST816Driver(bus: bus, configuration: .init(panelWidth: 4096, panelHeight: 4096, disablesAutoSleep: false))
+                try d.start()
+                return d.identity ?? ControllerIdentity(chipName: "CST816", address: I2CAddress(0x15))
+            }),
+        ]
+        for (family, address, identify) in candidates {
+            if let n = busNumber, let binding = KernelDriverBinding.read(bus: n, address: address) {
+                print("\(name) \(address): \(binding.releaseAdvice)")
+            }
+            do throws(I2CError) {
+                let id = try identify()
+                print("\(name) \(address): \(id)")
+                found += 1
+            } catch {
+                var hint = ""
+                if family.hasPrefix("Hynitron") {
+                    hint = " — a CST816 sleeps off the bus after ~2 s idle: touch the screen or wire its reset line and retry"
+                }
+                print("\(name) \(address): no \(family) (\(error))\(hint)")
+            }
+        }
+        return found
     }
 }

@@ -47,11 +47,48 @@ enum ControllerReader {
         let swapXY = r.bool("swap_xy", &log) ?? false
         let invertX = r.bool("invert_x", &log) ?? false
         let invertY = r.bool("invert_y", &log) ?? false
+        let calibration = readCalibration(&r, &log)
+        let releaseTimeout = r.integer("release_timeout_ms", in: 0...60_000, &log) ?? 3000
+        if releaseTimeout > 0 && releaseTimeout < 100 {
+            log.add(r.keyPath("release_timeout_ms"), "must be 0 (off) or at least 100, got \(releaseTimeout)")
+        }
+        let minContact = r.integer("min_contact_ms", in: 0...500, &log) ?? 0
+        let reportRate = r.integer("report_rate", in: 1...255, &log)
+        if reportRate != nil, let chip, chip != .ft6x36 && chip != .ft5x06 {
+            log.add(r.keyPath("report_rate"), "only FocalTech chips (ft6x36, ft5x06) have a report-rate register")
+        }
         r.finish(&log, owner: "[controller]")
         guard let chip, let bus else { return nil }
         return ControllerDescription(
             chip: chip, bus: bus, address: address.map { I2CAddress(UInt16($0)) }, interrupt: interrupt, reset: reset,
-            pollIntervalMilliseconds: poll, rotation: rotation, swapXY: swapXY, invertX: invertX, invertY: invertY)
+            pollIntervalMilliseconds: poll, rotation: rotation, swapXY: swapXY, invertX: invertX, invertY: invertY,
+            calibration: calibration, releaseTimeoutMilliseconds: releaseTimeout, minContactMilliseconds: minContact,
+            reportRate: reportRate)
+    }
+
+    /// `calibration = [a0, a1, a2, a3, a4, a5, a6]`: tslib's pointercal numbers, a6 ≠ 0.
+    private static func readCalibration(_ r: inout TableReader, _ log: inout IssueLog) -> [Double]? {
+        guard let node = r.value("calibration") else { return nil }
+        let usage = "expected 7 numbers as in tslib's pointercal [a0, a1, a2, a3, a4, a5, a6]"
+        guard case .array(let items) = node, items.count == 7 else {
+            log.add(r.keyPath("calibration"), "\(usage), got \(node.shortDescription)")
+            return nil
+        }
+        var numbers: [Double] = []
+        for item in items {
+            switch item {
+            case .integer(let v): numbers.append(Double(v))
+            case .double(let v) where v.isFinite: numbers.append(v)
+            default:
+                log.add(r.keyPath("calibration"), "\(usage), got \(item.shortDescription)")
+                return nil
+            }
+        }
+        guard numbers[6] != 0 else {
+            log.add(r.keyPath("calibration"), "a6 (the divisor, last number) must not be 0")
+            return nil
+        }
+        return numbers
     }
 
     /// `{ chip = "pinctrl-bcm2711", line = 17, active_low = true }`.

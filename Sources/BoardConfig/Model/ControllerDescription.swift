@@ -36,12 +36,28 @@ public struct ControllerDescription: Sendable, Equatable {
     public var swapXY: Bool
     public var invertX: Bool
     public var invertY: Bool
+    /// tslib pointercal coefficients `a0 … a6` (`calibration = [...]`), applied after swap and
+    /// before rotation; nil for none.
+    public var calibration: [Double]?
+    /// Release watchdog (`release_timeout_ms`, 0 = off, default 3000): contacts still down with no
+    /// fresh report for this long are cancelled (fbtft #376).
+    public var releaseTimeoutMilliseconds: Int
+    /// Minimum contact duration (`min_contact_ms`, default 0 = off): shorter contacts never reach
+    /// the recognizers (rpi/linux #7638, zero-duration ghosts).
+    public var minContactMilliseconds: Int
+    /// FocalTech PERIOD_ACTIVE (0x88) value to write (`report_rate`, 1…255); nil leaves the chip's.
+    public var reportRate: Int?
 
     public init(
         chip: ControllerChip, bus: ControllerBus, address: I2CAddress? = nil, interrupt: GPIOLineDescription? = nil,
         reset: GPIOLineDescription? = nil, pollIntervalMilliseconds: Int = 10, rotation: PanelRotation = .degrees0,
-        swapXY: Bool = false, invertX: Bool = false, invertY: Bool = false
+        swapXY: Bool = false, invertX: Bool = false, invertY: Bool = false, calibration: [Double]? = nil,
+        releaseTimeoutMilliseconds: Int = 3000, minContactMilliseconds: Int = 0, reportRate: Int? = nil
     ) {
+        self.calibration = calibration
+        self.releaseTimeoutMilliseconds = releaseTimeoutMilliseconds
+        self.minContactMilliseconds = minContactMilliseconds
+        self.reportRate = reportRate
         self.chip = chip
         self.bus = bus
         self.address = address ?? chip.defaultAddress

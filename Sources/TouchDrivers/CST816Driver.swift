@@ -1,0 +1,129 @@
+import TouchCore
+
+/// Driver for the Hynitron CST816S/T/D over any `I2CBus`: thin I/O around `CST816Decoder`.
+///
+/// `start()`: resets first when a reset line is wired (the chip "will not appear as a I2C
+/// device unless recently touched or reset", PyDevices PR #21): RST active 50 ms, released,
+/// 100 ms (HYN8). Reads CHIP_ID/PROJ_ID/FW_VERSION (0xA7…0xA9); writes DIS_AUTO_SLEEP
+/// (0xFE) = 0x01 and, with an INT line, IRQ_CTL (0xFA) = EnTouch | EnChange (Z-CST). Without a
+/// reset line a sleeping chip NACKs and `start()` throws; the stage retries, and the chip
+/// answers after the next touch.
+///
+/// `readFrame`: one transfer of 6 bytes from 0x01 into a buffer allocated at init. Auto-sleep
+/// is handled twice: disabled at start, and — because some parts ignore 0xFE — a NACK while
+/// no finger is down is counted as `sleepNacks` and read as "nothing new" (nil), not as an
+/// error. A NACK while a finger is down is an error (the stage cancels the touch).
+public final class CST816Driver<Bus: I2CBus>: TouchController {
+    public struct Configuration: Hashable, Sendable {
+        public var address: I2CAddress
+        public var panelWidth: Int
+        public var panelHeight: Int
+        /// Write DIS_AUTO_SLEEP at start.
+        public var disablesAutoSleep: Bool
+
+        public init(
+            address: I2CAddress = I2CAddress(CST816Registers.address), panelWidth: Int, panelHeight: Int,
+            disablesAutoSleep: Bool = true
+        ) {
+            self.address = address
+            self.panelWidth = panelWidth
+            self.panelHeight = panelHeight
+            self.disablesAutoSleep = disablesAutoSleep
+        }
+    }
+
+    public let bus: Bus
+    public let configuration: Configuration
+    public let lines: ControllerLines
+    public let timing: DriverTiming
+    public private(set) var identity: ControllerIdentity?
+    public private(set) var counters = DriverCounters()
+    public private(set) var lastReport: CST816Report?
+    /// True after a NACK while idle, until the chip answers again.
+    public private(set) var isAsleep = false
+    private var fingerDown = false
+
+    /// Byte 0: register 0x01; bytes 1…6: the image.
+    private let storage: UnsafeMutableRawBufferPointer
+
+    public init(
+        bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming = .system
+    ) {
+        self.bus = bus
+        self.configuration = configuration
+        self.lines = lines
+        self.timing = timing
+        storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 + CST816Registers.imageLength, alignment: 8)
+        storage.initializeMemory(as: UInt8.self, repeating: 0)
+        storage[0] = CST816Registers.gestureID
+    }
+
+    deinit { storage.deallocate() }
+
+    public var interruptInput: (any GPIOInput)? { lines.interruptInput }
+
+    /// Pulses reset (see the type's documentation). Does nothing without a reset line.
+    public func reset() throws(GPIOError) {
+        guard lines.canReset else { return }
+        try lines.holdReset(true)
+        timing.sleep(CST816Registers.resetAssertMicroseconds)
+        try lines.holdReset(false)
+        timing.sleep(CST816Registers.resetReleaseMicroseconds)
+    }
+
+    public func start() throws(I2CError) {
+        do throws(GPIOError) {
+            try reset()
+            try lines.releaseInterrupt()
+        } catch {
+            throw .failed(operation: "CST816 reset/INT line: \(error)", address: configuration.address, errno: 0)
+        }
+        let id = try bus.readRegisters(configuration.address, register: CST816Registers.chipID, count: 3)
+        let name = CST816Registers.chipName(forChipID: id[0]) ?? "CST816 (unidentified)"
+        if configuration.disablesAutoSleep {
+            try bus.write(configuration.address, [CST816Registers.disableAutoSleep, 0x01])
+        }
+        if lines.hasInterrupt {
+            try bus.write(
+                configuration.address,
+                [CST816Registers.irqControl, CST816Registers.irqEnableTouch | CST816Registers.irqEnableChange])
+        }
+        identity = ControllerIdentity(
+            chipName: name, address: configuration.address, chipID: id[0], firmware: id[2], vendor: id[1])
+        isAsleep = false
+        fingerDown = false
+    }
+
+    /// Reads and decodes one image (6 bytes from 0x01).
+    public func readReport(at timestamp: Instant) throws(I2CError) -> CST816Report {
+        try bus.transfer(
+            configuration.address, write: UnsafeRawBufferPointer(rebasing: storage[0..<1]),
+            read: UnsafeMutableRawBufferPointer(rebasing: storage[1...]))
+        let report = CST816Decoder.decode(
+            UnsafeRawBufferPointer(rebasing: storage[1...]), at: timestamp, panelWidth: configuration.panelWidth,
+            panelHeight: configuration.panelHeight)
+        counters.add(
+            valid: report.isValid, outOfPanel: report.rejectedOutOfPanel, invalidID: 0, tooMany: report.rejectedTooMany)
+        lastReport = report
+        return report
+    }
+
+    public func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
+        let report: CST816Report
+        do throws(I2CError) {
+            report = try readReport(at: timestamp)
+        } catch {
+            if case .noAcknowledge = error, !fingerDown {
+                counters.sleepNacks += 1
+                isAsleep = true
+                return nil
+            }
+            counters.readErrors += 1
+            throw error
+        }
+        isAsleep = false
+        guard report.isValid else { return nil }
+        fingerDown = !report.frame.isEmpty
+        return report.frame
+    }
+}

@@ -1,0 +1,113 @@
+import TouchCore
+import TouchLinux
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// How a driver waits and reads the time during reset sequences and ready polling.
+///
+/// Injected so tests never sleep: the simulated world passes a clock it advances itself.
+/// Called from the driver thread only.
+public struct DriverTiming {
+    /// Sleeps (or pretends to) for the given microseconds.
+    public var sleep: (Int64) -> Void
+    /// The monotonic clock.
+    public var now: () -> Instant
+
+    public init(sleep: @escaping (Int64) -> Void, now: @escaping () -> Instant) {
+        self.sleep = sleep
+        self.now = now
+    }
+
+    /// The real thing: `nanosleep` and `CLOCK_MONOTONIC`.
+    public static var system: DriverTiming {
+        DriverTiming(
+            sleep: { us in
+                guard us > 0 else { return }
+                var ts = timespec(tv_sec: Int(us / 1_000_000), tv_nsec: Int(us % 1_000_000) * 1000)
+                var rest = timespec()
+                while nanosleep(&ts, &rest) != 0 && errno == EINTR { ts = rest }
+            }, now: { MonotonicClock.now() })
+    }
+}
+
+/// A GPIO line as a board names it: the line and whether it is active-low.
+public struct ControllerLine: Hashable, Sendable {
+    public var id: GPIOLineID
+    public var activeLow: Bool
+    public init(id: GPIOLineID, activeLow: Bool) {
+        self.id = id
+        self.activeLow = activeLow
+    }
+}
+
+/// The controller's INT and reset lines, owned by its driver.
+///
+/// The reset line is requested once as an output (inactive = chip running). The INT line is
+/// an input with edge events to the active level, except while a GT911 reset drives it to
+/// select the address; `interruptInput` is then nil until `releaseInterrupt()`.
+/// Single-threaded: the driver thread.
+public final class ControllerLines {
+    public let provider: (any GPIOProvider)?
+    public let interrupt: ControllerLine?
+    public let reset: ControllerLine?
+    /// The INT input, when requested and not being driven.
+    public private(set) var interruptInput: (any GPIOInput)?
+    private var resetOutput: (any GPIOOutput)?
+    private var interruptOutput: (any GPIOOutput)?
+
+    /// No lines: polling, no reset.
+    public static func none() -> ControllerLines { ControllerLines(provider: nil, interrupt: nil, reset: nil) }
+
+    public init(provider: (any GPIOProvider)?, interrupt: ControllerLine?, reset: ControllerLine?) {
+        self.provider = provider
+        self.interrupt = provider == nil ? nil : interrupt
+        self.reset = provider == nil ? nil : reset
+    }
+
+    /// Lines are returned before the provider goes (a provider may be released with us).
+    deinit {
+        interruptInput = nil
+        interruptOutput = nil
+        resetOutput = nil
+    }
+
+    /// True when a reset line is wired.
+    public var canReset: Bool { reset != nil }
+    /// True when INT is wired (and so can be driven during a reset).
+    public var hasInterrupt: Bool { interrupt != nil }
+
+    /// Drives reset: `true` holds the chip in reset (RSTN low on an active-low line).
+    public func holdReset(_ active: Bool) throws(GPIOError) {
+        guard let provider, let reset else { return }
+        if let out = resetOutput {
+            try out.setActive(active)
+        } else {
+            resetOutput = try provider.requestOutput(reset.id, activeLow: reset.activeLow, active: active)
+        }
+    }
+
+    /// Drives INT to a physical level (GT911 address selection): high = true.
+    public func driveInterrupt(high: Bool) throws(GPIOError) {
+        guard let provider, let interrupt else { return }
+        interruptInput = nil
+        let active = high != interrupt.activeLow
+        if let out = interruptOutput {
+            try out.setActive(active)
+        } else {
+            interruptOutput = try provider.requestOutput(interrupt.id, activeLow: interrupt.activeLow, active: active)
+        }
+    }
+
+    /// Returns INT to an input reporting edges to its active level (Zephyr "edge to active").
+    public func releaseInterrupt() throws(GPIOError) {
+        guard let provider, let interrupt else { return }
+        interruptOutput = nil
+        if interruptInput == nil {
+            interruptInput = try provider.requestInput(interrupt.id, activeLow: interrupt.activeLow, edges: .rising)
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import TouchCore
+
+/// Driver for the Goodix GT911 over any `I2CBus`: thin I/O around `GT911Decoder`.
+///
+/// `start()`:
+/// 1. With a reset line: the kernel's reset (GDX `goodix_reset_no_int_sync` + `goodix_int_sync`):
+///    RST active 20 ms; when INT is wired it is driven to select the configured address
+///    (low → 0x5D, high → 0x14) 200 µs before RST is released, held 10 ms, then low 50 ms and
+///    released to an input. Without INT the address latched from a floating line is random
+///    (raspberrypi/linux PR #6547, tulipcc #303).
+/// 2. The product id (0x8140, 11 bytes with firmware and resolution) is read at the configured
+///    address, then at the other one; the address that answered is used from then on and a
+///    `note` on the identity says when it was the alternate (user-needs "Bring-up").
+/// 3. Status 0x814E is cleared.
+///
+/// `readFrame`: one transfer of `1 + 8·maxPoints + 1` bytes from 0x814E into a buffer allocated
+/// at init, decode, then — when the buffer was ready — one write of 0x00 to 0x814E (GDX: "after
+/// every IRQ", or the chip never reports again). When called on an INT edge
+/// (`waitsForReady`), a not-ready status is re-read every 1 ms for up to 20 ms (the ready bit
+/// lags the IRQ by ~10 ms); if it never comes the INT was spurious (after a lift, GDX) and nil is
+/// returned. Polling without INT: not ready → nil at once. Ready with no points → an empty frame.
+///
+/// Not thread-safe: owned by the driver thread.
+public final class GT911Driver<Bus: I2CBus>: TouchController {
+    public struct Configuration: Hashable, Sendable {
+        /// The address to select at reset and try first (0x5D or 0x14).
+        public var address: I2CAddress
+        /// Points to read, 1…10 (GT911: 5).
+        public var maxPoints: Int
+        /// Raw X range: X ≥ width is dropped and counted.
+        public var panelWidth: Int
+        /// Raw Y range.
+        public var panelHeight: Int
+        /// Wait up to 20 ms for the ready bit (true when reads follow an INT edge).
+        public var waitsForReady: Bool
+
+        public init(
+            address: I2CAddress = I2CAddress(GT911Registers.addressINTLow), maxPoints: Int = GT911Registers.maxPoints,
+            panelWidth: Int, panelHeight: Int, waitsForReady: Bool = false
+        ) {
+            self.address = address
+            self.maxPoints = min(max(maxPoints, 1), GT911Registers.maxPointsLimit)
+            self.panelWidth = panelWidth
+            self.panelHeight = panelHeight
+            self.waitsForReady = waitsForReady
+        }
+
+        /// The other address of the pair.
+        public var alternateAddress: I2CAddress {
+            address.rawValue == GT911Registers.addressINTHigh
+                ? I2CAddress(GT911Registers.addressINTLow) : I2CAddress(GT911Registers.addressINTHigh)
+        }
+    }
+
+    public let bus: Bus
+    public let configuration: Configuration
+    public let lines: ControllerLines
+    public let timing: DriverTiming
+    public private(set) var identity: ControllerIdentity?
+    public private(set) var counters = DriverCounters()
+    public private(set) var lastReport: GT911Report?
+    /// The address that answered at the last `start()` (the configured one before).
+    public private(set) var activeAddress: I2CAddress
+
+    /// Bytes 0–1: register 0x814E big-endian; bytes 2–4: the clear command {0x81, 0x4E, 0x00};
+    /// bytes 5…: the image.
+    private let storage: UnsafeMutableRawBufferPointer
+    private let imageLength: Int
+
+    public init(
+        bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming = .system
+    ) {
+        self.bus = bus
+        self.configuration = configuration
+        self.lines = lines
+        self.timing = timing
+        activeAddress = configuration.address
+        imageLength = GT911Registers.imageLength(maxPoints: configuration.maxPoints)
+        storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 5 + imageLength, alignment: 8)
+        storage.initializeMemory(as: UInt8.self, repeating: 0)
+        let hi = UInt8(GT911Registers.status >> 8), lo = UInt8(GT911Registers.status & 0xFF)
+        storage[0] = hi
+        storage[1] = lo
+        storage[2] = hi
+        storage[3] = lo
+        storage[4] = 0
+    }
+
+    deinit { storage.deallocate() }
+
+    public var interruptInput: (any GPIOInput)? { lines.interruptInput }
+
+    /// The reset sequence of the type's documentation. Does nothing without a reset line.
+    public func reset() throws(GPIOError) {
+        guard lines.canReset else { return }
+        try lines.holdReset(true)
+        timing.sleep(GT911Registers.resetAssertMicroseconds)
+        if lines.hasInterrupt {
+            try lines.driveInterrupt(high: configuration.address.rawValue == GT911Registers.addressINTHigh)
+            timing.sleep(GT911Registers.intSetupMicroseconds)
+        }
+        try lines.holdReset(false)
+        timing.sleep(GT911Registers.resetReleaseMicroseconds)
+        if lines.hasInterrupt {
+            try lines.driveInterrupt(high: false)
+            timing.sleep(GT911Registers.intSyncMicroseconds)
+        }
+    }
+
+    /// Reads product id, firmware and resolution at `address`.
+    public func identify(at address: I2CAddress) throws(I2CError) -> ControllerIdentity {
+        let b = try bus.readRegisters16(address, register: GT911Registers.productID, count: 11)
+        var name = ""
+        for byte in b[0..<4] where byte >= 0x20 && byte < 0x7F { name.append(Character(Unicode.Scalar(byte))) }
+        let chipName = name.isEmpty ? "GT911 (unidentified)" : "GT" + name
+        return ControllerIdentity(
+            chipName: chipName, address: address, vendor: b[10], firmwareVersion: UInt16(b[4]) | UInt16(b[5]) << 8,
+            resolutionWidth: Int(b[6]) | Int(b[7]) << 8, resolutionHeight: Int(b[8]) | Int(b[9]) << 8)
+    }
+
+    public func start() throws(I2CError) {
+        do throws(GPIOError) {
+            try reset()
+            try lines.releaseInterrupt()
+        } catch {
+            throw .failed(operation: "GT911 reset/INT line: \(error)", address: configuration.address, errno: 0)
+        }
+        var id: ControllerIdentity
+        do throws(I2CError) {
+            id = try identify(at: configuration.address)
+        } catch {
+            do throws(I2CError) {
+                id = try identify(at: configuration.alternateAddress)
+            } catch {
+                throw error
+            }
+            id.note =
+                "answered at the alternate address \(configuration.alternateAddress), not \(configuration.address)"
+                + (lines.hasInterrupt && lines.canReset ? "" : " (INT not driven during reset)")
+        }
+        activeAddress = id.address
+        identity = id
+        try clearStatus()
+    }
+
+    /// Writes 0x00 to 0x814E (one message, no allocation).
+    public func clearStatus() throws(I2CError) {
+        try bus.transfer(
+            activeAddress, write: UnsafeRawBufferPointer(rebasing: storage[2..<5]),
+            read: UnsafeMutableRawBufferPointer(start: nil, count: 0))
+    }
+
+    /// Reads, decodes and acknowledges one image (see the type's documentation).
+    public func readReport(at timestamp: Instant) throws(I2CError) -> GT911Report {
+        var report = try readOnce(at: timestamp)
+        if !report.isReady && configuration.waitsForReady {
+            let deadline = timing.now().advanced(byMicroseconds: GT911Registers.readyTimeoutMicroseconds)
+            while !report.isReady && timing.now() < deadline {
+                timing.sleep(GT911Registers.readyPollMicroseconds)
+                report = try readOnce(at: timestamp)
+            }
+            if !report.isReady {
+                counters.notReady += 1
+                try clearStatus()  // GDX clears after every IRQ, even a spurious one
+            }
+        }
+        if report.isReady {
+            counters.add(
+                valid: report.isValid, outOfPanel: report.rejectedOutOfPanel, invalidID: report.rejectedInvalidID,
+                tooMany: report.rejectedTooMany)
+            try clearStatus()
+        }
+        lastReport = report
+        return report
+    }
+
+    public func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
+        let report: GT911Report
+        do throws(I2CError) {
+            report = try readReport(at: timestamp)
+        } catch {
+            counters.readErrors += 1
+            throw error
+        }
+        return report.isReady && report.isValid ? report.frame : nil
+    }
+
+    private func readOnce(at timestamp: Instant) throws(I2CError) -> GT911Report {
+        try bus.transfer(
+            activeAddress, write: UnsafeRawBufferPointer(rebasing: storage[0..<2]),
+            read: UnsafeMutableRawBufferPointer(rebasing: storage[5...]))
+        return GT911Decoder.decode(
+            UnsafeRawBufferPointer(rebasing: storage[5...]), at: timestamp, maxPoints: configuration.maxPoints,
+            panelWidth: configuration.panelWidth, panelHeight: configuration.panelHeight)
+    }
+}

@@ -1,0 +1,135 @@
+import TouchCore
+
+/// tslib's linear calibration: the 7 integers of `/etc/pointercal` (`a0 … a6`).
+///
+/// tslib `plugins/linear.c`: `x' = (a2 + a0·x + a1·y) / a6`, `y' = (a5 + a3·x + a4·y) / a6`.
+/// The file may carry two more numbers (the screen resolution it was made for); they are
+/// ignored here. `a6` must be non-zero.
+public struct AffineCalibration: Hashable, Sendable, BitwiseCopyable {
+    public var a0, a1, a2, a3, a4, a5, a6: Double
+
+    /// The identity (`1 0 0 0 1 0 1`).
+    public static let identity = AffineCalibration(a0: 1, a1: 0, a2: 0, a3: 0, a4: 1, a5: 0, a6: 1)
+
+    public init(a0: Double, a1: Double, a2: Double, a3: Double, a4: Double, a5: Double, a6: Double) {
+        (self.a0, self.a1, self.a2, self.a3, self.a4, self.a5, self.a6) = (a0, a1, a2, a3, a4, a5, a6)
+    }
+
+    /// Seven numbers in pointercal order; nil unless there are 7 (or 9) finite numbers with a6 ≠ 0.
+    public init?(pointercal numbers: [Double]) {
+        guard numbers.count == 7 || numbers.count == 9, numbers.allSatisfy(\.isFinite), numbers[6] != 0 else {
+            return nil
+        }
+        self.init(
+            a0: numbers[0], a1: numbers[1], a2: numbers[2], a3: numbers[3], a4: numbers[4], a5: numbers[5],
+            a6: numbers[6])
+    }
+
+    /// Parses the text of a pointercal file ("1 0 0 0 1 0 1", whitespace separated).
+    public init?(pointercalText text: String) {
+        let parts = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+        var numbers: [Double] = []
+        for p in parts {
+            guard let v = Double(p) else { return nil }
+            numbers.append(v)
+        }
+        self.init(pointercal: numbers)
+    }
+
+    /// The calibrated point.
+    @inlinable public func apply(_ p: Point) -> Point {
+        Point(x: (a2 + a0 * p.x + a1 * p.y) / a6, y: (a5 + a3 * p.x + a4 * p.y) / a6)
+    }
+}
+
+/// The one place raw controller coordinates become panel pixels. Pure, no allocation.
+///
+/// Order (Linux `touchscreen_report_pos`, Zephyr `input_touchscreen_report_pos`, then
+/// the board's rotation and tslib's calibration):
+/// 1. `invertX` / `invertY` on the chip's raw axes (`x = rawWidth − 1 − x`);
+/// 2. `swapXY`;
+/// 3. `calibration` (tslib linear), in the unrotated display's pixels;
+/// 4. `rotation`, clockwise: 90° maps `(x, y)` of a `W × H` image to `(H − 1 − y, x)`.
+///
+/// The panel is `panelWidth × panelHeight` after all four. The raw range the chip reports
+/// is therefore `panelWidth × panelHeight` turned back by the rotation and swap
+/// (`rawWidth`, `rawHeight`). A point that lands outside the panel is rejected (nil): the
+/// caller counts it (user-needs "No phantom actions": rpi/linux #4749).
+public struct PanelTransform: Hashable, Sendable, BitwiseCopyable {
+    public var panelWidth: Int
+    public var panelHeight: Int
+    /// Clockwise quarter turns, 0…3.
+    public var quarterTurns: Int
+    public var swapXY: Bool
+    public var invertX: Bool
+    public var invertY: Bool
+    public var calibration: AffineCalibration?
+
+    public init(
+        panelWidth: Int, panelHeight: Int, rotationDegrees: Int = 0, swapXY: Bool = false, invertX: Bool = false,
+        invertY: Bool = false, calibration: AffineCalibration? = nil
+    ) {
+        self.panelWidth = max(panelWidth, 1)
+        self.panelHeight = max(panelHeight, 1)
+        self.quarterTurns = ((rotationDegrees / 90) % 4 + 4) % 4
+        self.swapXY = swapXY
+        self.invertX = invertX
+        self.invertY = invertY
+        self.calibration = calibration
+    }
+
+    /// Width of the image before rotation (after swap).
+    @inlinable public var unrotatedWidth: Int { quarterTurns % 2 == 0 ? panelWidth : panelHeight }
+    /// Height of the image before rotation (after swap).
+    @inlinable public var unrotatedHeight: Int { quarterTurns % 2 == 0 ? panelHeight : panelWidth }
+    /// The chip's X range (exclusive): what the decoder checks raw X against.
+    @inlinable public var rawWidth: Int { swapXY ? unrotatedHeight : unrotatedWidth }
+    /// The chip's Y range (exclusive).
+    @inlinable public var rawHeight: Int { swapXY ? unrotatedWidth : unrotatedHeight }
+
+    /// Panel pixels for a raw point, nil when the result lies outside the panel.
+    @inlinable public func apply(_ raw: Point) -> Point? {
+        var x = raw.x, y = raw.y
+        if invertX { x = Double(rawWidth - 1) - x }
+        if invertY { y = Double(rawHeight - 1) - y }
+        if swapXY { swap(&x, &y) }
+        if let c = calibration {
+            let p = c.apply(Point(x: x, y: y))
+            x = p.x
+            y = p.y
+        }
+        let w = Double(unrotatedWidth), h = Double(unrotatedHeight)
+        let out: Point
+        switch quarterTurns {
+        case 1: out = Point(x: h - 1 - y, y: x)
+        case 2: out = Point(x: w - 1 - x, y: h - 1 - y)
+        case 3: out = Point(x: y, y: w - 1 - x)
+        default: out = Point(x: x, y: y)
+        }
+        guard out.x.isFinite, out.y.isFinite, out.x >= 0, out.y >= 0, out.x < Double(panelWidth),
+            out.y < Double(panelHeight)
+        else { return nil }
+        return out
+    }
+
+    /// Transforms every contact of `frame` in place order; contacts landing outside the panel
+    /// are removed. Returns how many were removed.
+    @inlinable public func apply(to frame: inout TouchFrame) -> Int {
+        guard !frame.isCancel else { return 0 }
+        var out = TouchFrame(timestamp: frame.timestamp)
+        var rejected = 0
+        var i = 0
+        while i < frame.count {
+            var c = frame[i]
+            i += 1
+            if let p = apply(c.position) {
+                c.position = p
+                out.append(c)
+            } else {
+                rejected += 1
+            }
+        }
+        frame = out
+        return rejected
+    }
+}

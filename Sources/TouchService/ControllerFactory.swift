@@ -1,0 +1,186 @@
+import BoardConfig
+import TouchCore
+import TouchDrivers
+import TouchLinux
+import TouchSimulation
+import TouchTrace
+
+/// Everything the driver stage needs for one board's controller.
+public struct ControllerSetup {
+    public var controller: any TouchController
+    public var simulation: SimulatedTouchWorld?
+    public var transform: PanelTransform
+    public var protection: TouchProtection
+    public var schedule: AdaptivePollSchedule
+    /// The polling period of a simulated board without INT (its report rate), or the configured one.
+    public var pollIntervalMicroseconds: Int64
+}
+
+/// Builds the controller driver a board names: by `controller.chip`, on the simulated bus
+/// (`bus = "sim"`, with a register-level model of the same chip) or on `/dev/i2c-N` (with
+/// libgpiod INT/reset lines when the board wires them).
+public enum ControllerFactory {
+    /// The panel transform of a board: rotation, swap, invert and calibration into `[panel]` pixels.
+    public static func transform(_ board: BoardDescription, _ c: ControllerDescription) -> PanelTransform {
+        PanelTransform(
+            panelWidth: board.panel.width, panelHeight: board.panel.height, rotationDegrees: c.rotation.rawValue,
+            swapXY: c.swapXY, invertX: c.invertX, invertY: c.invertY,
+            calibration: c.calibration.flatMap { AffineCalibration(pointercal: $0) })
+    }
+
+    /// The raw chip coordinate range the decoders check. With a calibration the raw range is not
+    /// known from the panel, so the decoders accept the chips' full 12-bit range (the transform
+    /// still rejects points off the panel).
+    static func rawRange(_ t: PanelTransform, calibrated: Bool) -> (Int, Int) {
+        calibrated ? (4096, 4096) : (t.rawWidth, t.rawHeight)
+    }
+
+    static func line(_ d: GPIOLineDescription?) -> ControllerLine? {
+        d.map { ControllerLine(id: GPIOLineID(chip: $0.chip, offset: $0.line), activeLow: $0.activeLow) }
+    }
+
+    public static func make(_ board: BoardDescription, start: Instant) throws(ServiceError) -> ControllerSetup {
+        guard let c = board.controller else {
+            throw .controller("\(board.name): [controller]: missing; this board can be replayed but not run")
+        }
+        let transform = transform(board, c)
+        let (rawW, rawH) = rawRange(transform, calibrated: c.calibration != nil)
+        let protection = TouchProtection(
+            releaseTimeoutMicroseconds: Int64(c.releaseTimeoutMilliseconds) * 1000,
+            minContactMicroseconds: Int64(c.minContactMilliseconds) * 1000)
+        let interrupt = line(c.interrupt)
+        let reset = line(c.reset)
+        switch c.bus {
+        case .simulated:
+            guard let sim = board.simulation else {
+                throw .controller("\(board.name): bus = \"sim\" needs a [simulation] section")
+            }
+            let frames = try scriptFrames(board, sim)
+            var loopPeriod: Int64? = nil
+            if sim.loop {
+                if case .demo = sim.script {
+                    loopPeriod = DemoScript.duration
+                } else if let first = frames.first, let last = frames.last {
+                    loopPeriod = last.timestamp.microseconds(since: first.timestamp) + 1_000_000
+                }
+            }
+            let bus = SimulatedI2CBus()
+            var chips: [String: Int] = [:]
+            for l in [interrupt, reset].compactMap({ $0 }) { chips[l.id.chip] = max(64, l.id.offset + 1) }
+            let gpio = chips.isEmpty ? nil : SimulatedGPIO(chips: chips, clock: { start })
+            let model = makeModel(c, width: rawW, height: rawH)
+            let world = SimulatedTouchWorld(
+                bus: bus, model: model,
+                player: TouchScriptPlayer(frames: frames, start: start, loopPeriod: loopPeriod), gpio: gpio,
+                interruptLine: interrupt, start: start)
+            wire(world, model: model, interrupt: interrupt, reset: reset)
+            let lines = ControllerLines(provider: gpio, interrupt: interrupt, reset: reset)
+            let driver = makeDriver(c, bus: bus, lines: lines, timing: world.timing, rawW: rawW, rawH: rawH)
+            let period = Int64(1_000_000 / max(1, sim.reportRateHz))
+            return ControllerSetup(
+                controller: driver, simulation: world, transform: transform, protection: protection,
+                schedule: AdaptivePollSchedule(configuredMicroseconds: period), pollIntervalMicroseconds: period)
+        case .device(let path):
+            let bus: LinuxI2CBus
+            do throws(I2CError) {
+                bus = try LinuxI2CBus(path: path)
+            } catch {
+                throw .controller("\(board.name): controller.bus: \(error)")
+            }
+            let provider: (any GPIOProvider)? = (interrupt != nil || reset != nil) ? LinuxGPIO() : nil
+            let lines = ControllerLines(provider: provider, interrupt: interrupt, reset: reset)
+            let driver = makeDriver(c, bus: bus, lines: lines, timing: .system, rawW: rawW, rawH: rawH)
+            let period = Int64(c.pollIntervalMilliseconds) * 1000
+            return ControllerSetup(
+                controller: driver, simulation: nil, transform: transform, protection: protection,
+                schedule: AdaptivePollSchedule(configuredMicroseconds: period), pollIntervalMicroseconds: period)
+        }
+    }
+
+    /// The driver for `c.chip` on `bus`.
+    public static func makeDriver<Bus: I2CBus>(
+        _ c: ControllerDescription, bus: Bus, lines: ControllerLines, timing: DriverTiming, rawW: Int, rawH: Int
+    ) -> any TouchController {
+        switch c.chip {
+        case .ft6x36, .ft5x06:
+            let config = FT6x36Driver<Bus>.Configuration(
+                address: c.address, maxPoints: c.chip.maxContacts, panelWidth: rawW, panelHeight: rawH,
+                interruptTrigger: lines.hasInterrupt, familyName: c.chip == .ft6x36 ? "FT6x36" : "FT5x06",
+                reportRate: c.reportRate.map { UInt8(clamping: $0) })
+            return FT6x36Driver(bus: bus, configuration: config, lines: lines, timing: timing)
+        case .gt911:
+            let config = GT911Driver<Bus>.Configuration(
+                address: c.address, maxPoints: c.chip.maxContacts, panelWidth: rawW, panelHeight: rawH,
+                waitsForReady: lines.hasInterrupt)
+            return GT911Driver(bus: bus, configuration: config, lines: lines, timing: timing)
+        case .cst816s:
+            let config = CST816Driver<Bus>.Configuration(address: c.address, panelWidth: rawW, panelHeight: rawH)
+            return CST816Driver(bus: bus, configuration: config, lines: lines, timing: timing)
+        }
+    }
+
+    static func makeModel(_ c: ControllerDescription, width: Int, height: Int) -> any I2CDeviceModel & TouchPresenting {
+        switch c.chip {
+        case .ft6x36, .ft5x06: return FT6x36Model(address: c.address)
+        case .gt911: return GT911Model(address: c.address, width: width, height: height)
+        case .cst816s: return CST816Model(address: c.address)
+        }
+    }
+
+    /// Connects the model to the world's clock and, when wired, to the simulated INT and reset lines.
+    static func wire(
+        _ world: SimulatedTouchWorld, model: any I2CDeviceModel & TouchPresenting, interrupt: ControllerLine?,
+        reset: ControllerLine?
+    ) {
+        let clock: () -> Instant = { [unowned world] in world.now }
+        let pulse: (Instant) -> Void = { [unowned world] t in world.pulseInterrupt(at: t) }
+        if let gpio = world.gpio { gpio.clock = clock }
+        switch model {
+        case let m as GT911Model:
+            m.clock = clock
+            m.onInterrupt = pulse
+        case let m as CST816Model:
+            m.clock = clock
+            m.onInterrupt = pulse
+        case let m as FT6x36Model:
+            m.onInterrupt = pulse
+        default: break
+        }
+        guard let gpio = world.gpio, let reset else { return }
+        gpio.onOutputChange = { [unowned world, unowned gpio] id, active, _ in
+            guard id == reset.id else { return }
+            switch world.model {
+            case let m as GT911Model:
+                // INT's physical level at the moment RST is released (nil when not driven: floating).
+                var intHigh: Bool? = nil
+                if let interrupt, gpio.isOutput(interrupt.id) {
+                    intHigh = gpio.isActive(interrupt.id) != interrupt.activeLow
+                }
+                let before = m.address
+                m.setReset(active, intHigh: intHigh)
+                if m.address != before {
+                    world.bus.detach(before)
+                    world.bus.attach(m)
+                }
+            case let m as CST816Model: m.setReset(active)
+            case let m as FT6x36Model: m.setReset(active)
+            default: break
+            }
+        }
+    }
+
+    static func scriptFrames(_ board: BoardDescription, _ sim: SimulationDescription) throws(ServiceError)
+        -> [TouchFrame]
+    {
+        switch sim.script {
+        case .demo:
+            return DemoScript.frames(panelWidth: board.panel.width, panelHeight: board.panel.height)
+        case .trace(let path):
+            do throws(TraceError) {
+                return try TraceReader.read(path: path).frames
+            } catch {
+                throw .controller("\(board.name): simulation.script: \(error)")
+            }
+        }
+    }
+}
