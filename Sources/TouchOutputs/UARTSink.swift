@@ -7,8 +7,10 @@ import TouchLinux
 ///   counter and, on a change of state, one log line.
 /// - Partial writes: the unwritten tail of the current line is kept and sent first, by the
 ///   next `write` or `flush`, so the peer only ever sees whole lines in order.
-/// - Full buffer: while a tail is still waiting, further lines are dropped whole and counted
-///   in `droppedLines` (one log line when dropping starts, one when it stops).
+/// - Full buffer: a line the port takes none of is kept whole, like a tail. While a tail is
+///   still waiting (`isBackedUp`), further lines are dropped whole and counted in `droppedLines`
+///   (one log line when dropping starts, one when it stops) — the output stage checks
+///   `isBackedUp` first and holds its events back instead.
 /// - Disconnection (`SerialError.disconnected`, e.g. an unplugged USB adapter, or any other
 ///   write error): the port is closed, the line in progress is dropped, and reopening is tried
 ///   on later `write`/`flush` calls with a back-off of 100 ms doubling to 5 s, using the
@@ -31,6 +33,8 @@ public final class UARTSink: LineSink {
     public var isConnected: Bool { port != nil }
     /// Bytes of the current line still to send.
     public var pendingByteCount: Int { pending.count - pendingStart }
+    /// True while part of a line waits for room in the port's buffer.
+    public var isBackedUp: Bool { port != nil && pendingByteCount > 0 }
 
     /// The first reconnect delay, and its cap.
     public static let initialBackoffMicroseconds: Int64 = 100_000
@@ -107,8 +111,6 @@ public final class UARTSink: LineSink {
         if written == line.count {
             writtenLines += 1
             endDropping()
-        } else if written == 0 {
-            drop()
         } else {
             pending.removeAll(keepingCapacity: true)
             pendingStart = 0
