@@ -7,7 +7,8 @@ import TouchLinux
 ///   counter and, on a change of state, one log line.
 /// - Partial writes: the unwritten tail of the current line is kept and sent first, by the
 ///   next `write` or `flush`, so the peer only ever sees whole lines in order.
-/// - Full buffer: a line the port takes none of is kept whole, like a tail. While a tail is
+/// - Full buffer: a line the port takes none of is kept whole, like a tail.
+///   (A dropping spell ends, and is logged as ended, when a new line is taken whole.) While a tail is
 ///   still waiting (`isBackedUp`), further lines are dropped whole and counted in `droppedLines`
 ///   (one log line when dropping starts, one when it stops) — the output stage checks
 ///   `isBackedUp` first and holds its events back instead.
@@ -146,7 +147,8 @@ public final class UARTSink: LineSink {
             pending.removeAll(keepingCapacity: true)
             pendingStart = 0
             writtenLines += 1
-            endDropping()
+            // Not "sending again" yet: only a new line taken whole ends a dropping spell, so a
+            // buffer that frees a few bytes at a time does not flood the log.
         }
     }
 

@@ -12,8 +12,11 @@ import TouchOutputs
 enum OutputFactory {
     /// The channels of `board.outputs`. A UART that is absent at start is not an error: its sink
     /// starts disconnected and reopens with back-off (a USB adapter plugged in later).
-    static func channels(_ board: BoardDescription, names: EventNames, stdout: (any LineSink)?, logger: Logger)
-        throws(ServiceError) -> [OutputChannel]
+    /// `clock` schedules UART reconnects (the service's clock, so tests drive the back-off).
+    static func channels(
+        _ board: BoardDescription, names: EventNames, stdout: (any LineSink)?, logger: Logger,
+        clock: @escaping @Sendable () -> Instant
+    ) throws(ServiceError) -> [OutputChannel]
     {
         var channels: [OutputChannel] = []
         for description in board.outputs {
@@ -27,7 +30,7 @@ enum OutputFactory {
                 let sink: UARTSink
                 do throws(SerialError) {
                     sink = try UARTSink(
-                        path: u.device, configuration: serialConfiguration(u),
+                        path: u.device, configuration: serialConfiguration(u), clock: clock,
                         log: { [logger] message in logger.notice("\(message)") })
                 } catch {
                     throw .output("\(board.name): output uart \(u.device): \(error)")

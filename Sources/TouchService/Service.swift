@@ -57,7 +57,8 @@ public final class Service: @unchecked Sendable {
         engine.sink = events
         recognizer = RecognizerStage(frames: frames, engine: engine)
         let names = EngineBuilder.names(of: engine)
-        var channels = try OutputFactory.channels(board, names: names, stdout: stdout, logger: logger)
+        var channels = try OutputFactory.channels(
+            board, names: names, stdout: stdout, logger: logger, clock: clock)
         channels += extraOutputs
         let lines = try OutputFactory.gpio(board, names: names, provider: gpio, logger: logger)
         output = OutputStage(

@@ -23,7 +23,11 @@
 #define TW_SYNC1 0x5Au
 #define TW_VERSION 1u
 #define TW_TYPE_EVENT 0x01u
+/* The longest payload accepted; longer frames are skipped. Events need at most 67 bytes, so an
+ * MCU may define TW_MAX_PAYLOAD 67 before including this header to save RAM and stack. */
+#ifndef TW_MAX_PAYLOAD
 #define TW_MAX_PAYLOAD 255u
+#endif
 #define TW_HEADER_LEN 7u
 
 /* kinds (payload byte 4) */
@@ -110,6 +114,9 @@ static inline int tw__feed(tw_decoder *d, uint8_t b) {
     }
     d->buf[d->have++] = b;
     if (d->have < TW_HEADER_LEN) return 0;
+#if TW_MAX_PAYLOAD < 255
+    if (d->buf[6] > TW_MAX_PAYLOAD) { d->crc_errors++; return tw__resync(d); }
+#endif
     uint16_t total = (uint16_t)(TW_HEADER_LEN + d->buf[6] + 2);
     if (d->have < total) return 0;
     uint16_t crc = (uint16_t)(d->buf[total - 2] | (d->buf[total - 1] << 8));
