@@ -40,7 +40,7 @@ public final class MemoryGPIOChip: GPIOProvider {
 
     private final class Line: GPIOOutput {
         let id: GPIOLineID
-        unowned let chip: MemoryGPIOChip
+        let chip: MemoryGPIOChip  // strong: the chip lives as long as its lines (it holds none of them)
         private(set) var isActive: Bool
 
         init(id: GPIOLineID, chip: MemoryGPIOChip, active: Bool) {
