@@ -8,7 +8,7 @@ import TouchLinux
 /// - Partial writes: the unwritten tail of the current line is kept and sent first, by the
 ///   next `write` or `flush`, so the peer only ever sees whole lines in order.
 /// - Full buffer: a line the port takes none of is kept whole, like a tail.
-///   (A dropping spell ends, and is logged as ended, when a new line is taken whole.) While a tail is
+///   (A dropping spell ends when a new line is taken whole; spells are logged at most once a second.) While a tail is
 ///   still waiting (`isBackedUp`), further lines are dropped whole and counted in `droppedLines`
 ///   (one log line when dropping starts, one when it stops) — the output stage checks
 ///   `isBackedUp` first and holds its events back instead.
@@ -48,6 +48,8 @@ public final class UARTSink: LineSink {
     private var dropping = false
     private var droppedAtDropStart = 0
     private var lastFailure = ""
+    private var lastDropLog: Instant?
+    private var spellLogged = false
     private let clock: () -> Instant
     private let log: (String) -> Void
 
@@ -156,7 +158,15 @@ public final class UARTSink: LineSink {
         if !dropping {
             dropping = true
             droppedAtDropStart = droppedLines
-            log("uart \(path): output buffer full; dropping whole lines")
+            // Rate-limited: a buffer that fills and frees in bursts logs one spell per second at most.
+            let now = clock()
+            if let last = lastDropLog, now.microseconds(since: last) < 1_000_000 {
+                spellLogged = false
+            } else {
+                spellLogged = true
+                lastDropLog = now
+                log("uart \(path): output buffer full; dropping whole lines")
+            }
         }
         droppedLines += 1
     }
@@ -164,7 +174,7 @@ public final class UARTSink: LineSink {
     private func endDropping() {
         guard dropping else { return }
         dropping = false
-        log("uart \(path): sending again after dropping \(droppedLines - droppedAtDropStart) lines")
+        if spellLogged { log("uart \(path): sending again after dropping \(droppedLines - droppedAtDropStart) lines") }
     }
 
     private func disconnect(_ error: SerialError, droppedLine: Bool) {
