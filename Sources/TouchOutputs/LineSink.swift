@@ -1,9 +1,13 @@
 import SystemPackage
 import TouchLinux
 
-/// Where encoded lines go. A sink takes whole lines (each ending in "\n"), never throws into
-/// the output loop and never blocks it for long; failures are counted and logged by the sink.
+/// Where encoded messages go. A sink takes whole messages (text or JSON lines ending in "\n", or
+/// binary frames) and delivers each whole or not at all; it never throws into the output loop and
+/// never blocks it for long; failures are counted and logged by the sink.
 public protocol LineSink: AnyObject {
+    /// True while the sink still holds part of an earlier message and would drop a new one:
+    /// the caller keeps (and coalesces) its messages meanwhile. The default is false.
+    var isBackedUp: Bool { get }
     /// Takes one complete line. The bytes are only borrowed for the call.
     func write(_ line: UnsafeRawBufferPointer)
     /// Pushes out anything held back (a partly written line) and does any due housekeeping
@@ -13,6 +17,7 @@ public protocol LineSink: AnyObject {
 
 extension LineSink {
     public func flush() {}
+    public var isBackedUp: Bool { false }
 
     /// Writes the bytes of `line` (allocation-free for an array; for tests and tools).
     public func write(_ line: [UInt8]) {

@@ -7,8 +7,11 @@ import TouchLinux
 ///   counter and, on a change of state, one log line.
 /// - Partial writes: the unwritten tail of the current line is kept and sent first, by the
 ///   next `write` or `flush`, so the peer only ever sees whole lines in order.
-/// - Full buffer: while a tail is still waiting, further lines are dropped whole and counted
-///   in `droppedLines` (one log line when dropping starts, one when it stops).
+/// - Full buffer: a line the port takes none of is kept whole, like a tail.
+///   (A dropping spell ends when a new line is taken whole; spells are logged at most once a second.) While a tail is
+///   still waiting (`isBackedUp`), further lines are dropped whole and counted in `droppedLines`
+///   (one log line when dropping starts, one when it stops) — the output stage checks
+///   `isBackedUp` first and holds its events back instead.
 /// - Disconnection (`SerialError.disconnected`, e.g. an unplugged USB adapter, or any other
 ///   write error): the port is closed, the line in progress is dropped, and reopening is tried
 ///   on later `write`/`flush` calls with a back-off of 100 ms doubling to 5 s, using the
@@ -31,6 +34,8 @@ public final class UARTSink: LineSink {
     public var isConnected: Bool { port != nil }
     /// Bytes of the current line still to send.
     public var pendingByteCount: Int { pending.count - pendingStart }
+    /// True while part of a line waits for room in the port's buffer.
+    public var isBackedUp: Bool { port != nil && pendingByteCount > 0 }
 
     /// The first reconnect delay, and its cap.
     public static let initialBackoffMicroseconds: Int64 = 100_000
@@ -43,6 +48,8 @@ public final class UARTSink: LineSink {
     private var dropping = false
     private var droppedAtDropStart = 0
     private var lastFailure = ""
+    private var lastDropLog: Instant?
+    private var spellLogged = false
     private let clock: () -> Instant
     private let log: (String) -> Void
 
@@ -107,8 +114,6 @@ public final class UARTSink: LineSink {
         if written == line.count {
             writtenLines += 1
             endDropping()
-        } else if written == 0 {
-            drop()
         } else {
             pending.removeAll(keepingCapacity: true)
             pendingStart = 0
@@ -144,7 +149,8 @@ public final class UARTSink: LineSink {
             pending.removeAll(keepingCapacity: true)
             pendingStart = 0
             writtenLines += 1
-            endDropping()
+            // Not "sending again" yet: only a new line taken whole ends a dropping spell, so a
+            // buffer that frees a few bytes at a time does not flood the log.
         }
     }
 
@@ -152,7 +158,15 @@ public final class UARTSink: LineSink {
         if !dropping {
             dropping = true
             droppedAtDropStart = droppedLines
-            log("uart \(path): output buffer full; dropping whole lines")
+            // Rate-limited: a buffer that fills and frees in bursts logs one spell per second at most.
+            let now = clock()
+            if let last = lastDropLog, now.microseconds(since: last) < 1_000_000 {
+                spellLogged = false
+            } else {
+                spellLogged = true
+                lastDropLog = now
+                log("uart \(path): output buffer full; dropping whole lines")
+            }
         }
         droppedLines += 1
     }
@@ -160,7 +174,7 @@ public final class UARTSink: LineSink {
     private func endDropping() {
         guard dropping else { return }
         dropping = false
-        log("uart \(path): sending again after dropping \(droppedLines - droppedAtDropStart) lines")
+        if spellLogged { log("uart \(path): sending again after dropping \(droppedLines - droppedAtDropStart) lines") }
     }
 
     private func disconnect(_ error: SerialError, droppedLine: Bool) {

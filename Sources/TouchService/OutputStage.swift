@@ -8,6 +8,8 @@ public struct OutputChannel {
     public enum Encoding {
         case json(EventJSONEncoder)
         case text(EventTextEncoder)
+        /// `docs/PROTOCOL.md` frames; the stage numbers them per channel from 0.
+        case binary(BinaryFrameEncoder)
     }
     public let name: String
     public let encoding: Encoding
@@ -20,47 +22,132 @@ public struct OutputChannel {
     }
 }
 
-/// The output thread's work: drain the event ring, encode each event once per channel, write.
+/// What happened on one channel.
+public struct ChannelStatistics: Sendable {
+    /// Messages handed to the sink.
+    public internal(set) var written = 0
+    /// `changed` events merged into a newer one while the sink was backed up.
+    public internal(set) var coalesced = 0
+    /// Events lost because the channel's backlog was full.
+    public internal(set) var dropped = 0
+    /// Event instant → the moment its message was handed to the sink, µs.
+    public internal(set) var latency = LatencyStatistics()
+}
+
+/// The output thread's work: drain the event ring, drive GPIO bindings, encode each event once
+/// per channel, write.
 ///
 /// Runs off the recognizer loop, so a slow serial port or a blocked stdout never delays
-/// recognition; it also measures the latency from an event's instant (the frame it came from,
-/// or its timer deadline) to the moment its writes were issued.
+/// recognition. Each channel has an `EventBacklog`: while its sink is backed up (a slow UART
+/// peer), events wait there and intermediate `changed` events coalesce to the latest; other
+/// events are kept. GPIO pulses end on `tick(now:)`, the stage's own timers on the caller's clock.
+/// Not thread-safe: one thread (the output loop, or a test) calls it.
 public final class OutputStage {
     public let events: SPSCRing<GestureEvent>
     public let channels: [OutputChannel]
+    /// The GPIO bindings, if the board has any.
+    public let gpio: GPIOActuator?
+    private let backlogs: [EventBacklog]
+    private var sequences: [UInt16]
     private var buffer: [UInt8] = []
-    /// Events written so far.
+    /// Per channel, in `channels` order.
+    public private(set) var channelStatistics: [ChannelStatistics]
+    /// Events taken from the ring so far.
     public private(set) var eventsWritten = 0
-    /// Latency from the event's instant to the write, in microseconds.
+    /// Latency from the event's instant (its frame's timestamp, or its timer's deadline) to the
+    /// moment the output thread issued its writes (GPIO levels, and messages to every sink that
+    /// was not backed up), in microseconds.
     public private(set) var latency = LatencyStatistics()
 
-    public init(events: SPSCRing<GestureEvent>, channels: [OutputChannel]) {
+    /// `recognizerSlots`: recognizer indices that can coalesce (the engine's recognizer count).
+    public init(
+        events: SPSCRing<GestureEvent>, channels: [OutputChannel], gpio: GPIOActuator? = nil,
+        recognizerSlots: Int = 64, backlogCapacity: Int = 256
+    ) {
         self.events = events
         self.channels = channels
+        self.gpio = gpio
+        backlogs = channels.map { _ in EventBacklog(capacity: backlogCapacity, recognizerSlots: recognizerSlots) }
+        sequences = Array(repeating: 0, count: channels.count)
+        channelStatistics = Array(repeating: ChannelStatistics(), count: channels.count)
         buffer.reserveCapacity(512)
     }
 
-    /// Writes every queued event. `clock` gives the instant each write is issued (for latency).
+    /// Handles every queued event, then ends due pulses and writes what the sinks take.
+    /// `clock` gives the instant each write is issued (for latency and pulse starts).
     @discardableResult
     public func drain(clock: () -> Instant) -> Int {
         var n = 0
         while let event = events.tryPop() {
-            for channel in channels {
-                buffer.removeAll(keepingCapacity: true)
-                switch channel.encoding {
-                case .json(let encoder): encoder.encode(event, into: &buffer)
-                case .text(let encoder): encoder.encode(event, into: &buffer)
-                }
-                buffer.withUnsafeBytes { channel.sink.write($0) }
-            }
+            gpio?.handle(event, at: clock())
+            for b in backlogs { b.push(event) }
+            pump(clock)
             latency.record(clock().microseconds(since: event.time))
             n += 1
         }
         eventsWritten += n
+        tick(now: clock())
         return n
     }
 
+    /// Ends the pulses due by `now` and offers backed-up channels their waiting events.
+    public func tick(now: Instant) {
+        gpio?.advance(to: now)
+        if hasBacklog { pump { now } }
+    }
+
+    /// True while some channel holds events for a backed-up sink.
+    public var hasBacklog: Bool { backlogs.contains { !$0.isEmpty } }
+
+    /// When the stage next needs to run without a new event: the next pulse end, or soon
+    /// (`retryMicroseconds`) while a channel is backed up; nil when nothing is pending.
+    public func nextWakeup(from now: Instant, retryMicroseconds: Int64 = 2_000) -> Int64? {
+        var wait: Int64? = gpio?.nextDeadline.map { max(0, $0.microseconds(since: now)) }
+        if hasBacklog || channels.contains(where: { $0.sink.isBackedUp }) {
+            wait = min(wait ?? retryMicroseconds, retryMicroseconds)
+        }
+        return wait
+    }
+
+    /// Writes what each sink will take now, oldest first.
+    private func pump(_ clock: () -> Instant) {
+        for c in channels.indices {
+            let sink = channels[c].sink
+            let backlog = backlogs[c]
+            if sink.isBackedUp { sink.flush() }
+            while !sink.isBackedUp, let event = backlog.popFirst() {
+                buffer.removeAll(keepingCapacity: true)
+                switch channels[c].encoding {
+                case .json(let encoder): encoder.encode(event, into: &buffer)
+                case .text(let encoder): encoder.encode(event, into: &buffer)
+                case .binary(let encoder):
+                    encoder.encode(event, sequence: sequences[c], into: &buffer)
+                    sequences[c] &+= 1
+                }
+                buffer.withUnsafeBytes { sink.write($0) }
+                channelStatistics[c].written += 1
+                channelStatistics[c].latency.record(clock().microseconds(since: event.time))
+            }
+            channelStatistics[c].coalesced = backlog.coalescedCount
+            channelStatistics[c].dropped = backlog.droppedCount
+        }
+    }
+
+    /// Pushes out what the sinks hold back and gives them their housekeeping (reconnects).
     public func flush() { for c in channels { c.sink.flush() } }
+
+    /// Drives every bound GPIO line inactive and releases it (every exit path calls this, or
+    /// the lines' own deinit does). Events handled afterwards no longer move any line.
+    public func releaseLines() { gpio?.releaseAll() }
+
+    /// "stdout 120 (coalesced 0, dropped 0), uart /dev/ttyUSB0 118 (coalesced 3, dropped 0)".
+    public var channelSummary: String {
+        channels.indices.map { c in
+            let s = channelStatistics[c]
+            return "\(channels[c].name) \(s.written) (coalesced \(s.coalesced), dropped \(s.dropped), "
+                + "max latency \(s.latency.maximum) µs)"
+        }.joined(separator: ", ")
+    }
 }
 
 /// Count, mean and maximum of latency samples, in microseconds.
@@ -68,6 +155,8 @@ public struct LatencyStatistics: Sendable {
     public private(set) var count = 0
     public private(set) var total: Int64 = 0
     public private(set) var maximum: Int64 = 0
+
+    public init() {}
 
     public mutating func record(_ microseconds: Int64) {
         let v = max(0, microseconds)

@@ -39,10 +39,13 @@ public final class Service: @unchecked Sendable {
     private let outputWake: Wakeup
 
     /// Builds the whole pipeline for `board`. `extraOutputs` are added to the board's own
-    /// (tests point one at a pseudo-terminal); `clock` is the monotonic clock unless a test injects one.
+    /// (tests point one at a pseudo-terminal); `gpio`, when given, supplies every bound GPIO line
+    /// (tests pass a simulated chip; otherwise chip "sim" is in memory and others are libgpiod's);
+    /// `clock` is the monotonic clock unless a test injects one.
     public init(
         board: BoardDescription, logger: Logger, extraOutputs: [OutputChannel] = [],
-        stdout: (any LineSink)? = nil, clock: @escaping @Sendable () -> Instant = { MonotonicClock.now() }
+        stdout: (any LineSink)? = nil, gpio: (any GPIOProvider)? = nil,
+        clock: @escaping @Sendable () -> Instant = { MonotonicClock.now() }
     ) throws(ServiceError) {
         self.board = board
         self.logger = logger
@@ -50,13 +53,16 @@ public final class Service: @unchecked Sendable {
         engine = try EngineBuilder.build(board)
         frames = FrameQueue(capacity: 256)
         outputWake = Wakeup()
-        events = EventQueueSink(capacity: 1024, wake: outputWake)
+        events = EventQueueSink(capacity: 1024, wake: outputWake, recognizerSlots: engine.recognizers.count)
         engine.sink = events
         recognizer = RecognizerStage(frames: frames, engine: engine)
         let names = EngineBuilder.names(of: engine)
-        var channels = try Service.openOutputs(board, names: names, stdout: stdout, logger: logger)
+        var channels = try OutputFactory.channels(
+            board, names: names, stdout: stdout, logger: logger, clock: clock)
         channels += extraOutputs
-        output = OutputStage(events: events.ring, channels: channels)
+        let lines = try OutputFactory.gpio(board, names: names, provider: gpio, logger: logger)
+        output = OutputStage(
+            events: events.ring, channels: channels, gpio: lines, recognizerSlots: engine.recognizers.count)
         let setup = try ControllerFactory.make(board, start: clock())
         pollIntervalMicroseconds = setup.pollIntervalMicroseconds
         driver = DriverStage(
@@ -100,7 +106,8 @@ public final class Service: @unchecked Sendable {
         return
             "frames read \(driver.framesRead), queued \(driver.framesQueued), read errors \(driver.readErrors), "
             + "ring drops \(frames.droppedFrames)/overflows \(frames.overflowCount), events \(output.eventsWritten) "
-            + "(dropped \(events.droppedEvents)), frame→write latency mean \(Int(lat.mean)) µs max \(lat.maximum) µs"
+            + "(dropped \(events.droppedEvents), coalesced \(events.coalescedEvents)), "
+            + "frame→write latency mean \(Int(lat.mean)) µs max \(lat.maximum) µs; \(output.channelSummary)"
     }
 
     private var isRunning: Bool { running.load(ordering: .relaxed) }
@@ -159,45 +166,29 @@ public final class Service: @unchecked Sendable {
         }
     }
 
+    /// Drains events, ends GPIO pulses on time, retries backed-up sinks, and every 10 s logs the
+    /// frame→write latency. On the way out (stop, SIGINT, SIGTERM) every bound GPIO line goes inactive.
     private func outputLoop() {
+        var nextReport = clock().advanced(byMicroseconds: 10_000_000)
+        var reportedEvents = 0
         while isRunning {
-            if output.drain(clock: clock) > 0 { output.flush() }
-            outputWake.wait(microseconds: 100_000)
-        }
-    }
-
-    // MARK: construction
-
-    static func openOutputs(_ board: BoardDescription, names: EventNames, stdout: (any LineSink)?, logger: Logger)
-        throws(ServiceError) -> [OutputChannel]
-    {
-        var channels: [OutputChannel] = []
-        for description in board.outputs {
-            switch description {
-            case .stdout:
-                channels.append(
-                    OutputChannel(
-                        name: "stdout", encoding: .json(EventJSONEncoder(names: names)),
-                        sink: stdout ?? StandardOutputSink()))
-            case .uart(let u):
-                let sink: UARTSink
-                do throws(SerialError) {
-                    sink = try UARTSink(
-                        path: u.device, configuration: SerialConfiguration(baudRate: u.baud),
-                        log: { [logger] message in logger.notice("\(message)") })
-                } catch {
-                    throw .output("\(board.name): output uart \(u.device): \(error)")
+            output.drain(clock: clock)
+            output.flush()
+            let now = clock()
+            if now >= nextReport {
+                nextReport = now.advanced(byMicroseconds: 10_000_000)
+                if output.eventsWritten > reportedEvents {
+                    reportedEvents = output.eventsWritten
+                    let lat = output.latency
+                    logger.info(
+                        "outputs: \(output.eventsWritten) events, frame→write latency mean \(Int(lat.mean)) µs max \(lat.maximum) µs; \(output.channelSummary)"
+                    )
                 }
-                let encoding: OutputChannel.Encoding
-                switch u.format {
-                case .json: encoding = .json(EventJSONEncoder(names: names))
-                case .text:
-                    encoding = .text(
-                        EventTextEncoder(template: u.template?.source ?? EventTextEncoder.defaultTemplate, names: names))
-                }
-                channels.append(OutputChannel(name: "uart \(u.device)", encoding: encoding, sink: sink))
             }
+            let wait = output.nextWakeup(from: now) ?? 100_000
+            outputWake.wait(microseconds: max(1, min(wait, 100_000)))
         }
-        return channels
+        output.releaseLines()
     }
+
 }

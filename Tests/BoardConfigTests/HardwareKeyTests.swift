@@ -139,7 +139,7 @@ final class HardwareKeyTests: XCTestCase {
             type = "uart"
             device = "/dev/ttyUSB0"
             baud = 12345
-            format = "binary"
+            format = "xml"
             template = "{recognizer} {speed}"
 
             [[output]]

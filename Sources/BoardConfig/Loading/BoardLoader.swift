@@ -111,13 +111,36 @@ public enum BoardLoader {
             outputs = OutputReader.read(items, &log)
         }
 
+        var bindings: [BindingDescription] = []
+        if let items = r.tableArray("binding", &log) {
+            bindings = BindingReader.read(items, targets: bindingTargets(recognizers, regions, controller), &log)
+        }
+
         r.finish(&log, owner: "a board file")
 
         guard let panel else { return nil }
         if controller?.bus == .simulated && simulation == nil { return nil }
         return BoardDescription(
             name: name, panel: panel, controller: controller, simulation: simulation,
-            regions: regions.map(\.value), recognizers: recognizers.map(\.value), outputs: outputs)
+            regions: regions.map(\.value), recognizers: recognizers.map(\.value), outputs: outputs,
+            bindings: bindings)
+    }
+
+    /// What `[[binding]]`s may name and which lines they may not drive.
+    private static func bindingTargets(
+        _ recognizers: [Located<RecognizerDescription>], _ regions: [Located<RegionDescription>],
+        _ controller: ControllerDescription?
+    ) -> BindingReader.Targets {
+        var byName: [String: BindingReader.GestureKindName] = [:]
+        for r in recognizers {
+            byName[r.value.name] = .init(name: r.value.kind.description, continuous: kindIsContinuous(r.value.kind))
+        }
+        var reserved: [(name: String, line: GPIOLineDescription)] = []
+        if let i = controller?.interrupt { reserved.append(("interrupt", i)) }
+        if let r = controller?.reset { reserved.append(("reset", r)) }
+        return .init(
+            recognizers: byName, controls: Set(regions.filter(\.value.control).map(\.value.name)),
+            reservedLines: reserved)
     }
 
     /// Region names as written, including regions rejected for other reasons, so that one bad

@@ -1,5 +1,8 @@
 /// Reads `[[output]]` tables: stdout or uart, and reports duplicates.
 enum OutputReader {
+    /// Every key of a uart output.
+    static let uartKeys = ["device", "baud", "format", "template", "data_bits", "parity", "stop_bits", "rts_cts"]
+
     static func read(_ items: [(index: Int, table: [String: TOMLNode])], _ log: inout IssueLog) -> [OutputDescription] {
         var outputs: [OutputDescription] = []
         var stdoutAt: Int? = nil
@@ -7,7 +10,7 @@ enum OutputReader {
         for (index, table) in items {
             var r = TableReader(table, path: "output[\(index)]")
             guard let type = r.string("type", required: true, &log) else {
-                r.allow("device", "baud", "format", "template")
+                for key in uartKeys { r.allow(key) }
                 r.finish(&log)
                 continue
             }
@@ -30,7 +33,7 @@ enum OutputReader {
                 }
             default:
                 log.add(r.keyPath("type"), "unknown output type \"\(type)\"; supported: stdout, uart")
-                r.allow("device", "baud", "format", "template")
+                for key in uartKeys { r.allow(key) }
                 r.finish(&log)
             }
         }
@@ -58,7 +61,7 @@ enum OutputReader {
         if let f = r.string("format", &log) {
             format = UARTFormat(rawValue: f)
             if format == nil {
-                log.add(r.keyPath("format"), "unknown format \"\(f)\"; supported: text, json")
+                log.add(r.keyPath("format"), "unknown format \"\(f)\"; supported: text, json, binary")
             }
         } else if r.has("format") {
             format = nil
@@ -66,7 +69,7 @@ enum OutputReader {
         var template: TextTemplate? = nil
         var templateOK = true
         if let t = r.string("template", &log) {
-            if format == .json {
+            if format == .json || format == .binary {
                 log.add(r.keyPath("template"), "a template applies only to format = \"text\"")
                 templateOK = false
             } else {
@@ -80,8 +83,36 @@ enum OutputReader {
         } else if r.has("template") {
             templateOK = false
         }
+        var framingOK = true
+        let dataBits = r.integer("data_bits", in: 5...8, &log) ?? 8
+        if r.has("data_bits") && dataBits != 8 && format != nil {
+            // Every format writes 8-bit bytes (UTF-8 text, binary frames); fewer bits would mangle them.
+            log.add(r.keyPath("data_bits"), "format \"\(format!.rawValue)\" needs 8 data bits, got \(dataBits)")
+            framingOK = false
+        }
+        var parity = UARTParity.none
+        if let p = r.string("parity", &log) {
+            if let parsed = UARTParity(rawValue: p) {
+                parity = parsed
+            } else {
+                log.add(r.keyPath("parity"), "unknown parity \"\(p)\"; one of none, even, odd")
+                framingOK = false
+            }
+        } else if r.has("parity") {
+            framingOK = false
+        }
+        var stopBits = 1
+        if r.has("stop_bits") {
+            if let s = r.integer("stop_bits", in: 1...2, &log) { stopBits = s } else { framingOK = false }
+        }
+        let rtsCts = r.bool("rts_cts", &log) ?? false
+        if r.has("rts_cts") && r.value("rts_cts").map({ if case .bool = $0 { false } else { true } }) == true {
+            framingOK = false
+        }
         r.finish(&log, owner: "a uart output")
-        guard let device, let baud, let format, templateOK else { return nil }
-        return UARTDescription(device: device, baud: baud, format: format, template: template)
+        guard let device, let baud, let format, templateOK, framingOK else { return nil }
+        return UARTDescription(
+            device: device, baud: baud, format: format, template: template, dataBits: dataBits, parity: parity,
+            stopBits: stopBits, rtsCts: rtsCts)
     }
 }

@@ -16,10 +16,13 @@ public struct BoardDescription: Sendable, Equatable {
     public var recognizers: [RecognizerDescription]
     /// In file order, no duplicates; `[.stdout]` when the file names none.
     public var outputs: [OutputDescription]
+    /// `[[binding]]`s in file order (empty when none): recognizers driving GPIO lines.
+    public var bindings: [BindingDescription]
 
     public init(
         name: String, panel: PanelDescription, controller: ControllerDescription?, simulation: SimulationDescription?,
-        regions: [RegionDescription], recognizers: [RecognizerDescription], outputs: [OutputDescription]
+        regions: [RegionDescription], recognizers: [RecognizerDescription], outputs: [OutputDescription],
+        bindings: [BindingDescription] = []
     ) {
         self.name = name
         self.panel = panel
@@ -28,6 +31,7 @@ public struct BoardDescription: Sendable, Equatable {
         self.regions = regions
         self.recognizers = recognizers
         self.outputs = outputs
+        self.bindings = bindings
     }
 
     /// The root region: the one without a parent (nil only for a hand-built, unvalidated description).

@@ -12,6 +12,14 @@ public enum UARTFormat: String, Sendable, Equatable, CaseIterable {
     case text
     /// The JSON line of `formats.md` §2.
     case json
+    /// The binary frames of `docs/PROTOCOL.md` (sync, version, type, sequence, length, payload, CRC-16),
+    /// decoded on a microcontroller by `tools/mcu/touchwire_frame.h`.
+    case binary
+}
+
+/// The parity bit of a UART character.
+public enum UARTParity: String, Sendable, Equatable, CaseIterable {
+    case none, even, odd
 }
 
 /// A serial port sink.
@@ -23,12 +31,27 @@ public struct UARTDescription: Sendable, Equatable {
     public var format: UARTFormat
     /// For `.text` only; nil means `TextTemplate.default`.
     public var template: TextTemplate?
+    /// Bits per character, 5…8 (default 8). A text or JSON format needs 8 (UTF-8); binary needs 8.
+    public var dataBits: Int
+    /// Default `.none`.
+    public var parity: UARTParity
+    /// 1 or 2 (default 1).
+    public var stopBits: Int
+    /// RTS/CTS hardware flow control (`rts_cts = true`; default off).
+    public var rtsCts: Bool
 
-    public init(device: String, baud: Int = 115_200, format: UARTFormat = .text, template: TextTemplate? = nil) {
+    public init(
+        device: String, baud: Int = 115_200, format: UARTFormat = .text, template: TextTemplate? = nil,
+        dataBits: Int = 8, parity: UARTParity = .none, stopBits: Int = 1, rtsCts: Bool = false
+    ) {
         self.device = device
         self.baud = baud
         self.format = format
         self.template = template
+        self.dataBits = dataBits
+        self.parity = parity
+        self.stopBits = stopBits
+        self.rtsCts = rtsCts
     }
 
     /// The rates termios can set on Linux from 1200 baud up (`B1200` … `B4000000`).
