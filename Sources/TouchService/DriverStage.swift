@@ -20,7 +20,7 @@ public struct TouchProtection: Sendable, Equatable {
     /// Contacts younger than this are held back; shorter ones never appear (0 = off).
     public var minContactMicroseconds: Int64
 
-    public init(releaseTimeoutMicroseconds: Int64 = 3_000_000, minContactMicroseconds: Int64 = 0) {
+    public init(releaseTimeoutMicroseconds: Int64 = 10_000_000, minContactMicroseconds: Int64 = 0) {
         self.releaseTimeoutMicroseconds = max(0, releaseTimeoutMicroseconds)
         self.minContactMicroseconds = max(0, minContactMicroseconds)
     }

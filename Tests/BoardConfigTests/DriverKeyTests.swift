@@ -13,7 +13,7 @@ final class DriverKeyTests: XCTestCase {
     func testDefaults() throws {
         let c = try XCTUnwrap(TestBoards.load(TestBoards.text()).controller)
         XCTAssertNil(c.calibration)
-        XCTAssertEqual(c.releaseTimeoutMilliseconds, 3000)
+        XCTAssertEqual(c.releaseTimeoutMilliseconds, 10_000)
         XCTAssertEqual(c.minContactMilliseconds, 0)
         XCTAssertNil(c.reportRate)
     }

@@ -48,7 +48,7 @@ enum ControllerReader {
         let invertX = r.bool("invert_x", &log) ?? false
         let invertY = r.bool("invert_y", &log) ?? false
         let calibration = readCalibration(&r, &log)
-        let releaseTimeout = r.integer("release_timeout_ms", in: 0...60_000, &log) ?? 3000
+        let releaseTimeout = r.integer("release_timeout_ms", in: 0...60_000, &log) ?? 10_000
         if releaseTimeout > 0 && releaseTimeout < 100 {
             log.add(r.keyPath("release_timeout_ms"), "must be 0 (off) or at least 100, got \(releaseTimeout)")
         }

@@ -39,7 +39,7 @@ public struct ControllerDescription: Sendable, Equatable {
     /// tslib pointercal coefficients `a0 … a6` (`calibration = [...]`), applied after swap and
     /// before rotation; nil for none.
     public var calibration: [Double]?
-    /// Release watchdog (`release_timeout_ms`, 0 = off, default 3000): contacts still down with no
+    /// Release watchdog (`release_timeout_ms`, 0 = off, default 10000): contacts still down with no
     /// fresh report for this long are cancelled (fbtft #376).
     public var releaseTimeoutMilliseconds: Int
     /// Minimum contact duration (`min_contact_ms`, default 0 = off): shorter contacts never reach
@@ -52,7 +52,7 @@ public struct ControllerDescription: Sendable, Equatable {
         chip: ControllerChip, bus: ControllerBus, address: I2CAddress? = nil, interrupt: GPIOLineDescription? = nil,
         reset: GPIOLineDescription? = nil, pollIntervalMilliseconds: Int = 10, rotation: PanelRotation = .degrees0,
         swapXY: Bool = false, invertX: Bool = false, invertY: Bool = false, calibration: [Double]? = nil,
-        releaseTimeoutMilliseconds: Int = 3000, minContactMilliseconds: Int = 0, reportRate: Int? = nil
+        releaseTimeoutMilliseconds: Int = 10_000, minContactMilliseconds: Int = 0, reportRate: Int? = nil
     ) {
         self.calibration = calibration
         self.releaseTimeoutMilliseconds = releaseTimeoutMilliseconds
