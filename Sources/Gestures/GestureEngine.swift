@@ -67,7 +67,8 @@ public final class GestureEngine {
         var references = 0
     }
 
-    var records: ContiguousArray<TouchRecord>
+    /// The touch table, allocated once (a raw buffer: no copy-on-write or exclusivity checks per access).
+    let records: UnsafeMutablePointer<TouchRecord>
     /// Controller tracking id → record index (ids 0…15), or -1.
     var slotForID: InlineArray<16, Int16> = InlineArray(repeating: -1)
     var nextSerial: UInt32 = 0
@@ -95,11 +96,17 @@ public final class GestureEngine {
         let blank = Touch(
             serial: 0, id: 0, phase: .began, location: .zero, previousLocation: .zero, startLocation: .zero,
             beganAt: .zero, timestamp: .zero, tapCount: 0, region: 0)
-        records = ContiguousArray(repeating: TouchRecord(touch: blank), count: GestureEngine.touchTableSize)
+        records = .allocate(capacity: GestureEngine.touchTableSize)
+        records.initialize(repeating: TouchRecord(touch: blank), count: GestureEngine.touchTableSize)
         pending = []
         pending.reserveCapacity(actionCapacity)
         regionActiveTouches = ContiguousArray(repeating: 0, count: regions.count)
         tapCountDistance = 45 * pixelsPerPoint
+    }
+
+    deinit {
+        records.deinitialize(count: GestureEngine.touchTableSize)
+        records.deallocate()
     }
 
     /// Attaches `recognizer` to `region` (UIView.addGestureRecognizer). Set-up only.
@@ -130,7 +137,7 @@ public final class GestureEngine {
 
     /// True while any finger is down.
     public var hasTouchesDown: Bool {
-        for i in 0..<records.count where records[i].inUse && records[i].isDown { return true }
+        for i in 0..<GestureEngine.touchTableSize where records[i].inUse && records[i].isDown { return true }
         return false
     }
 
@@ -252,7 +259,7 @@ public final class GestureEngine {
     }
 
     private func freeRecord() -> Int? {
-        for i in 0..<records.count where !records[i].inUse { return i }
+        for i in 0..<GestureEngine.touchTableSize where !records[i].inUse { return i }
         return nil
     }
 
@@ -277,11 +284,22 @@ public final class GestureEngine {
                 r.touchesCancelled(set)
             }
         }
-        for s in 0..<records.count where records[s].inUse && records[s].touch.phase == .cancelled {
+        for s in 0..<GestureEngine.touchTableSize where records[s].inUse && records[s].touch.phase == .cancelled {
             cancelOnRegion(s)
             records[s].beganWithheld = false
             records[s].endedWithheld = false
         }
+    }
+
+    /// Whether the recognizer has a touch in `phase` this frame (cheaper than building the set).
+    private func hasTouch(of r: GestureRecognizer, in phase: TouchPhase) -> Bool {
+        let bit: UInt64 = 1 << UInt64(r.index)
+        for k in 0..<r.touchSlotCount {
+            let s = Int(r.touchSlots[k])
+            guard s >= 0, records[s].inUse, records[s].receivers & bit != 0 else { continue }
+            if records[s].touch.phase == phase && records[s].touch.timestamp == now { return true }
+        }
+        return false
     }
 
     /// The recognizer's touches in `phase` this frame.
@@ -300,9 +318,8 @@ public final class GestureEngine {
         for step in 0..<3 {
             let phase: TouchPhase = step == 0 ? .began : (step == 1 ? .moved : .ended)
             for r in recognizers {
-                guard r.isEnabled, !r.committedState.isTerminal else { continue }
+                guard r.isEnabled, !r.committedState.isTerminal, hasTouch(of: r, in: phase) else { continue }
                 let set = phaseSet(of: r, phase)
-                guard !set.isEmpty else { continue }
                 switch phase {
                 case .began: r.touchesBegan(set)
                 case .moved: r.touchesMoved(set)
@@ -331,7 +348,7 @@ public final class GestureEngine {
     }
 
     private func otherTouchDown(onRegion region: Int, except s: Int) -> Bool {
-        for k in 0..<records.count where k != s && records[k].inUse && records[k].isDown {
+        for k in 0..<GestureEngine.touchTableSize where k != s && records[k].inUse && records[k].isDown {
             if records[k].deliveryRegion == region { return true }
         }
         return false
@@ -351,7 +368,7 @@ public final class GestureEngine {
     }
 
     private func deliverPhasesToRegions() {
-        for s in 0..<records.count where records[s].inUse && records[s].touch.timestamp == now {
+        for s in 0..<GestureEngine.touchTableSize where records[s].inUse && records[s].touch.timestamp == now {
             let t = records[s].touch
             switch t.phase {
             case .began:
@@ -685,7 +702,7 @@ public final class GestureEngine {
 
     /// S11.
     func ignore(_ touch: Touch, by r: GestureRecognizer) {
-        for s in 0..<records.count where records[s].inUse && records[s].touch.serial == touch.serial {
+        for s in 0..<GestureEngine.touchTableSize where records[s].inUse && records[s].touch.serial == touch.serial {
             records[s].receivers &= ~(1 << UInt64(r.index))
             releaseHolds(s)
         }
@@ -732,7 +749,7 @@ public final class GestureEngine {
         }
         pending.removeAll(keepingCapacity: true)
         for r in recognizers where r.committedState.isTerminal { resetRecognizer(r) }
-        for s in 0..<records.count where records[s].inUse && !records[s].isDown && records[s].references == 0 {
+        for s in 0..<GestureEngine.touchTableSize where records[s].inUse && !records[s].isDown && records[s].references == 0 {
             releaseHolds(s)
             if !records[s].beganWithheld && !records[s].endedWithheld {
                 if records[s].deliveryRegion >= 0 && !records[s].finishedOnRegion {
@@ -761,7 +778,7 @@ public final class GestureEngine {
         r.timerDeadline = nil
         r.committedState = .possible
         r.reset()
-        for s in 0..<records.count where records[s].inUse { releaseHolds(s) }
+        for s in 0..<GestureEngine.touchTableSize where records[s].inUse { releaseHolds(s) }
     }
 
     private func earliestTimer() -> (GestureRecognizer, Instant)? {
