@@ -54,11 +54,18 @@ public struct ControllerIdentity: Hashable, Sendable, CustomStringConvertible {
             let s = String(v, radix: 16)
             return "0x" + (s.count < 2 ? "0" + s : s)
         }
-        var text = "\(chipName) at \(address) (chip id \(hex(chipID)), firmware "
-        if let v = firmwareVersion { text += "0x" + String(v, radix: 16) } else { text += hex(firmware) }
-        text += ", vendor \(hex(vendor))"
-        if let w = resolutionWidth, let h = resolutionHeight { text += ", resolution \(w)x\(h)" }
-        text += ")"
+        // Fields the chip does not have (GT911: no chip id byte, no vendor) are left out, not shown as "?".
+        var fields: [String] = []
+        if let chipID { fields.append("chip id \(hex(chipID))") }
+        if let v = firmwareVersion {
+            fields.append("firmware 0x" + String(v, radix: 16))
+        } else if let firmware {
+            fields.append("firmware \(hex(firmware))")
+        }
+        if let vendor, vendor != 0 { fields.append("vendor \(hex(vendor))") }
+        if let w = resolutionWidth, let h = resolutionHeight { fields.append("resolution \(w)x\(h)") }
+        var text = "\(chipName) at \(address)"
+        if !fields.isEmpty { text += " (" + fields.joined(separator: ", ") + ")" }
         if let note { text += "; " + note }
         return text
     }
