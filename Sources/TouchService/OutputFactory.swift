@@ -4,6 +4,7 @@ import Logging
 import TouchCore
 import TouchLinux
 import TouchOutputs
+import TouchSimulation
 
 /// Builds a board's outputs: `[[output]]` channels (stdout, UARTs in text, JSON or binary) and
 /// the GPIO lines of its `[[binding]]`s. Everything is opened here, before any thread starts, so
@@ -98,7 +99,18 @@ enum OutputFactory {
                 GPIOBinding(source: source, trigger: b.state?.gestureState ?? .began, action: action, line: line))
         }
         let log: (String) -> Void = { [logger] message in logger.notice("\(message)") }
-        let memory = MemoryGPIOChip(name: BindingDescription.simulatedChip, log: log)
+        // The in-memory chip "sim": level changes are logged so a simulated board shows what a relay would do.
+        let memory = SimulatedGPIO(chips: [BindingDescription.simulatedChip: 64])
+        memory.keepsHistory = false
+        var levels: [GPIOLineID: Bool] = [:]
+        memory.onOutputChange = { id, active, _ in
+            let before = levels.updateValue(active, forKey: id)
+            if before == nil {
+                log("gpio \(id): requested, \(active ? "active" : "inactive")")
+            } else if before != active {
+                log("gpio \(id): \(active ? "active" : "inactive")")
+            }
+        }
         let linux = LinuxGPIO()
         do throws(GPIOSetupError) {
             return try GPIOActuator(

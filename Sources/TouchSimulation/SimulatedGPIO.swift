@@ -21,6 +21,8 @@ public final class SimulatedGPIO: GPIOProvider {
     /// chips see their reset and INT lines being driven.
     public var onOutputChange: ((GPIOLineID, Bool, Instant) -> Void)?
     public private(set) var history: [Change] = []
+    /// Whether `history` records changes (tests); off for a chip that lives as long as a service.
+    public var keepsHistory = true
     /// Lines held by someone else (to test the "busy" error).
     public var busyLines: [GPIOLineID: String] = [:]
     private var requested: Set<GPIOLineID> = []
@@ -73,7 +75,7 @@ public final class SimulatedGPIO: GPIOProvider {
     fileprivate func record(_ id: GPIOLineID, _ active: Bool) {
         levels[id] = active
         let now = clock()
-        history.append(Change(line: id, active: active, at: now))
+        if keepsHistory { history.append(Change(line: id, active: active, at: now)) }
         onOutputChange?(id, active, now)
     }
 
@@ -91,7 +93,7 @@ public final class SimulatedGPIO: GPIOProvider {
 
 private final class SimulatedOutput: GPIOOutput {
     let id: GPIOLineID
-    unowned let chip: SimulatedGPIO
+    let chip: SimulatedGPIO  // strong: the chip lives as long as its lines (it holds none of them)
     private(set) var isActive: Bool
 
     init(id: GPIOLineID, chip: SimulatedGPIO, active: Bool) {
@@ -110,7 +112,7 @@ private final class SimulatedOutput: GPIOOutput {
 
 private final class SimulatedInput: GPIOInput {
     let id: GPIOLineID
-    unowned let chip: SimulatedGPIO
+    let chip: SimulatedGPIO  // strong: the chip lives as long as its lines (it holds none of them)
     let edgeKinds: GPIOEdges?
 
     init(id: GPIOLineID, chip: SimulatedGPIO, edgeKinds: GPIOEdges?) {
