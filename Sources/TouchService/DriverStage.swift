@@ -81,6 +81,8 @@ public final class DriverStage {
     public private(set) var state = ControllerState.starting
     /// Contacts dropped because the transform put them outside the panel.
     public private(set) var rejectedOffPanel = 0
+    /// Reads made because the INT line signalled (the rest were polls).
+    public private(set) var interruptWakeups = 0
     /// Cancels queued by the release watchdog.
     public private(set) var watchdogReleases = 0
     /// Contacts that lifted before the minimum contact duration (never reported).
@@ -150,6 +152,7 @@ public final class DriverStage {
     /// contacts changed. Returns true when a frame was queued.
     @discardableResult
     public func poll(at now: Instant, edge: Bool = false) -> Bool {
+        if edge { interruptWakeups += 1 }
         simulation?.advance(to: now)
         frames.flush()
         if !isStarted {

@@ -104,6 +104,37 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(finished.wait(timeout: .now() + 30), .success, "run() did not return after stop()")
         XCTAssertTrue(stdout.lines.first?.contains(#""recognizer":"tap""#) ?? false, "got \(stdout.lines)")
         XCTAssertFalse(service.engine.hasTouchesDown)
+        XCTAssertNotNil(service.driver.interruptInput, "the sim board's INT line is wired")
+        XCTAssertGreaterThan(service.driver.interruptWakeups, 0, "reads followed INT edges")
+    }
+}
+
+extension EndToEndTests {
+    /// The threaded driver loop on an INT line: the simulated chip pulls INT, the loop wakes on
+    /// the edge and reads; the demo's tap comes out and the service stops cleanly.
+    func testThreadedServiceWakesOnInterruptEdges() throws {
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent("boards/sim-demo.toml"), encoding: .utf8)
+            .replacingOccurrences(
+                of: "poll_interval_ms = 10", with: "poll_interval_ms = 10\ninterrupt = { chip = \"sim-int\", line = 4 }")
+        XCTAssertTrue(text.contains("sim-int"))
+        let board = try BoardLoader.parse(text, file: "int.toml", directory: repositoryRoot.appendingPathComponent("boards").path)
+        XCTAssertNotNil(board.controller?.interrupt)
+        let stdout = CollectingSink()
+        let service = try Service(board: board, logger: quietLogger, stdout: stdout)
+        let finished = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            service.run()
+            finished.signal()
+        }
+        thread.start()
+        let deadline = Date().addingTimeInterval(30)
+        while stdout.lines.isEmpty && Date() < deadline { usleep(20_000) }
+        service.stop()
+        XCTAssertEqual(finished.wait(timeout: .now() + 30), .success, "run() did not return after stop()")
+        XCTAssertTrue(stdout.lines.first?.contains(#""recognizer":"tap""#) ?? false, "got \(stdout.lines)")
+        XCTAssertFalse(service.engine.hasTouchesDown)
+        XCTAssertNotNil(service.driver.interruptInput, "the sim board's INT line is wired")
+        XCTAssertGreaterThan(service.driver.interruptWakeups, 0, "reads followed INT edges")
     }
 }
 
