@@ -41,7 +41,7 @@ public enum ControllerFactory {
 
     public static func make(_ board: BoardDescription, start: Instant) throws(ServiceError) -> ControllerSetup {
         guard let c = board.controller else {
-            throw .controller("\(board.name): [controller]: missing; this board can be replayed but not run")
+            throw .controller("\(board.location): [controller]: missing; this board can be replayed but not run")
         }
         let transform = transform(board, c)
         let (rawW, rawH) = rawRange(transform, calibrated: c.calibration != nil)
@@ -53,7 +53,7 @@ public enum ControllerFactory {
         switch c.bus {
         case .simulated:
             guard let sim = board.simulation else {
-                throw .controller("\(board.name): bus = \"sim\" needs a [simulation] section")
+                throw .controller("\(board.location): bus = \"sim\" needs a [simulation] section")
             }
             let frames = try scriptFrames(board, sim)
             var loopPeriod: Int64? = nil
@@ -85,7 +85,7 @@ public enum ControllerFactory {
             do throws(I2CError) {
                 bus = try LinuxI2CBus(path: path)
             } catch {
-                throw .controller("\(board.name): controller.bus: \(error)")
+                throw .controller("\(board.location): controller.bus: \(error)")
             }
             let provider: (any GPIOProvider)? = (interrupt != nil || reset != nil) ? LinuxGPIO() : nil
             let lines = ControllerLines(provider: provider, interrupt: interrupt, reset: reset)
@@ -179,7 +179,7 @@ public enum ControllerFactory {
             do throws(TraceError) {
                 return try TraceReader.read(path: path).frames
             } catch {
-                throw .controller("\(board.name): simulation.script: \(error)")
+                throw .controller("\(board.location): simulation.script: \(error)")
             }
         }
     }

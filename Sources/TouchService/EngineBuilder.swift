@@ -50,7 +50,7 @@ public enum EngineBuilder {
         let engine = GestureEngine(root: root, pixelsPerPoint: ppp)
         var recognizers: [String: GestureRecognizer] = [:]
         for d in board.recognizers {
-            let r = try makeRecognizer(d, pixelsPerPoint: ppp, board: board.name)
+            let r = try makeRecognizer(d, pixelsPerPoint: ppp, board: board.location)
             r.isEnabled = d.enabled
             r.cancelsTouchesInView = d.cancelsTouches
             r.delaysTouchesBegan = d.delaysBegan

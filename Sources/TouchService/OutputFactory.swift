@@ -34,7 +34,7 @@ enum OutputFactory {
                         path: u.device, configuration: serialConfiguration(u), clock: clock,
                         log: { [logger] message in logger.notice("\(message)") })
                 } catch {
-                    throw .output("\(board.name): output uart \(u.device): \(error)")
+                    throw .output("\(board.location): output uart \(u.device): \(error)")
                 }
                 let encoding: OutputChannel.Encoding
                 switch u.format {
@@ -121,7 +121,7 @@ enum OutputFactory {
             let id = setups[error.line].id
             let index = board.bindings.firstIndex { $0.line.chip == id.chip && $0.line.line == id.offset } ?? 0
             throw .output(
-                "\(board.name): binding[\(index)] \"\(board.bindings[index].recognizer)\".gpio: \(error.error)")
+                "\(board.location): binding[\(index)] \"\(board.bindings[index].recognizer)\".gpio: \(error.error)")
         }
     }
 }

@@ -104,8 +104,6 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(finished.wait(timeout: .now() + 30), .success, "run() did not return after stop()")
         XCTAssertTrue(stdout.lines.first?.contains(#""recognizer":"tap""#) ?? false, "got \(stdout.lines)")
         XCTAssertFalse(service.engine.hasTouchesDown)
-        XCTAssertNotNil(service.driver.interruptInput, "the sim board's INT line is wired")
-        XCTAssertGreaterThan(service.driver.interruptWakeups, 0, "reads followed INT edges")
     }
 }
 

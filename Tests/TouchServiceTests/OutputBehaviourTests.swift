@@ -198,7 +198,7 @@ final class OutputBehaviourTests: XCTestCase {
         gpio.busyLines[GPIOLineID(chip: "sim", offset: 5)] = "led-heartbeat"
         XCTAssertThrowsError(try Service(board: board, logger: quietLogger, stdout: CollectingSink(), gpio: gpio)) {
             XCTAssertEqual(
-                "\($0)", #"outputs: binding[1] "pan".gpio: GPIO sim:5 is busy (held by "led-heartbeat")"#)
+                "\($0)", #"outputs.toml: binding[1] "pan".gpio: GPIO sim:5 is busy (held by "led-heartbeat")"#)
         }
         let first = GPIOLineID(chip: "sim", offset: 1)
         XCTAssertFalse(gpio.isRequested(first))

@@ -42,7 +42,8 @@ public enum BoardLoader {
             log.add("", error.message, line: error.line, column: error.column)
             throw BoardFileError(issues: log.issues)
         }
-        let board = validate(root, name: stem(of: file), directory: directory, &log)
+        var board = validate(root, name: stem(of: file), directory: directory, &log)
+        board?.file = file
         guard log.isEmpty, let board else {
             if log.isEmpty { log.add("", "invalid board file") }  // unreachable by construction; never crash
             throw BoardFileError(issues: log.issues)

@@ -5,6 +5,10 @@
 public struct BoardDescription: Sendable, Equatable {
     /// The board file's stem (`boards/sim-demo.toml` → `sim-demo`).
     public var name: String
+    /// The path the board was loaded from, as given (empty for a hand-built description).
+    public var file: String = ""
+    /// Where errors about this board point: the file path, or the name without one.
+    public var location: String { file.isEmpty ? name : file }
     public var panel: PanelDescription
     /// The touch hardware; nil for a board that only describes gestures (replay and validate).
     public var controller: ControllerDescription?
