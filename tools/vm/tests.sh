@@ -223,7 +223,14 @@ region = "screen"
 type = "stdout"
 TOML
 pull 2 down; pull 3 up
-twwatch $SIM/sim_gpio3/value $SIM/sim_gpio2/value $CTL 0x5d >/tmp/watch.log 2>&1 &
+# The GT911 side of the address selection follows the kernel's gpio tracepoints (exact order
+# and timestamps of every level touchwire sets), see twwatch.c.
+TR=/sys/kernel/tracing
+mount -t tracefs tracefs $TR 2>/dev/null
+echo 1 >$TR/events/gpio/gpio_value/enable || fail "setup: gpio trace events"
+base=$(sed -n 's/.*GPIOs \([0-9]*\)-.*tw-gpio.*/\1/p' /sys/kernel/debug/gpio)
+echo "INFO tw-gpio base $base"
+twwatch $TR/trace_pipe $((base + 3)) $((base + 2)) $(val 2) $CTL 0x5d >/tmp/watch.log 2>&1 &
 wpid=$!
 wait_for /tmp/watch.log READY 5
 $TW run --board /tmp/gt.toml >/tmp/gt.out 2>/tmp/gt.err &
@@ -233,12 +240,12 @@ kill $wpid; wait $wpid 2>/dev/null
 show watch /tmp/watch.log
 grep ready /tmp/gt.err | sed "s/^/    gt911: /"
 # Order of the changes seen on the lines: RST low, INT high, RST high (latch 0x14), INT low.
-seq=$(awk 'NF == 3 && $2 != "LATCH" && NR > 2 { printf "%s%s ", $2, $3 } NF == 3 && $2 == "LATCH" { printf "L%s ", $3 }' /tmp/watch.log)
+seq=$(awk 'NF == 3 && $2 != "LATCH" { printf "%s%s ", $2, $3 } NF == 3 && $2 == "LATCH" { printf "L%s ", $3 }' /tmp/watch.log)
 echo "INFO GT911 line sequence: $seq"
 check "gt911: reset sequence RST↓ INT↑ RST↑(latch 0x14) INT↓ on gpio-sim" \
   sh -c "echo '$seq' | grep -q '^RST0 INT1 RST1 L0x14 INT0'"
-# Lower bounds only (TCG stretches time): T2 RST low > 10 ms before INT is set, T4 INT held > 5 ms after RST rises.
-gaps=$(awk 'NF == 3 && NR > 2 && $2 != "LATCH" { t[$2 $3] = $1 } END { print int((t["INT1"] - t["RST0"]) / 1000), int((t["INT0"] - t["RST1"]) / 1000) }' /tmp/watch.log)
+# Kernel timestamps; lower bounds only (TCG stretches time): T2 RST low > 10 ms before INT is set, T4 INT held > 5 ms after RST rises.
+gaps=$(awk 'NF == 3 && $2 != "LATCH" { t[$2 $3] = $1 } END { print int((t["INT1"] - t["RST0"]) / 1000), int((t["INT0"] - t["RST1"]) / 1000) }' /tmp/watch.log)
 echo "INFO GT911 T2, T4 (ms): $gaps"
 check "gt911: RST held low >10 ms before INT set, INT held >5 ms after RST release ($gaps ms)" \
   sh -c "set -- $gaps; [ \$1 -ge 10 ] && [ \$2 -ge 5 ]"

@@ -2,13 +2,16 @@
 /*
  * twwatch: the GT911's side of its reset/INT address selection, for the touchwire VM tests.
  *
- * Polls two gpio-sim lines through sysfs (sim_gpioN/value: the level the consumer drives, or
- * the pull when it is an input) as fast as it can and logs every change with a monotonic
- * timestamp. Like the chip: while RST is low the device is off the bus (NACK); when RST goes
- * high the level of INT at that moment selects the address (high: 0x14, low: 0x5D), which it
- * applies to the tw-i2c-sim adapter through its debugfs ctl file.
+ * Follows the kernel's gpio tracepoints (events/gpio/gpio_value, gpio_direction in tracefs)
+ * for two lines, so every level a consumer sets is seen in order with the kernel's own
+ * timestamp, however late this process gets scheduled (under TCG on a loaded host that can be
+ * milliseconds). Like the chip: while RST is low the device is off the bus (NACK); when RST
+ * rises, the level INT had at that moment selects the address (high: 0x14, low: 0x5D), which
+ * it applies to the tw-i2c-sim adapter through its debugfs ctl file. The driver reads the
+ * chip 60 ms after that, which is all the slack this needs.
  *
- * usage: twwatch RST_VALUE_PATH INT_VALUE_PATH CTL_PATH CURRENT_ADDR   (runs until SIGTERM)
+ * usage: twwatch TRACE_PIPE RST_GPIO INT_GPIO INT_LEVEL CTL ADDR   (runs until SIGTERM)
+ *   RST_GPIO/INT_GPIO: global gpio numbers; INT_LEVEL: INT's level (pull) before the start.
  * output lines: "T_US RST|INT 0|1", "T_US LATCH 0xNN".
  */
 #include <fcntl.h>
@@ -22,21 +25,6 @@
 static volatile sig_atomic_t stop;
 static void on_term(int s) { (void)s; stop = 1; }
 
-static int level(int fd)
-{
-	char c = '?';
-	if (pread(fd, &c, 1, 0) != 1)
-		return -1;
-	return c == '1';
-}
-
-static long long now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 static void ctl(const char *path, const char *cmd)
 {
 	int fd = open(path, O_WRONLY);
@@ -48,45 +36,53 @@ static void ctl(const char *path, const char *cmd)
 
 int main(int argc, char **argv)
 {
-	if (argc != 5) {
-		fprintf(stderr, "usage: twwatch RST_VALUE INT_VALUE CTL ADDR\n");
+	if (argc != 7) {
+		fprintf(stderr, "usage: twwatch TRACE_PIPE RST_GPIO INT_GPIO INT_LEVEL CTL ADDR\n");
 		return 2;
 	}
-	int rfd = open(argv[1], O_RDONLY), ifd = open(argv[2], O_RDONLY);
-	if (rfd < 0 || ifd < 0) {
-		perror("twwatch: open");
+	FILE *trace = fopen(argv[1], "r");
+	if (!trace) {
+		perror("twwatch: trace_pipe");
 		return 2;
 	}
-	unsigned addr = strtoul(argv[4], NULL, 0);
-	signal(SIGTERM, on_term);
-	signal(SIGINT, on_term);
+	int rst_gpio = atoi(argv[2]), int_gpio = atoi(argv[3]);
+	int rst = -1, intl = atoi(argv[4]);
+	const char *ctlpath = argv[5];
+	unsigned addr = strtoul(argv[6], NULL, 0);
+	struct sigaction sa = { .sa_handler = on_term }; /* no SA_RESTART: a signal ends the read */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	int r = level(rfd), i = level(ifd);
-	printf("%lld RST %d\n%lld INT %d\n", now_us(), r, now_us(), i);
 	printf("READY\n");
-	char cmd[64];
-	while (!stop) {
-		int r2 = level(rfd), i2 = level(ifd);
-		long long t = now_us();
-		if (i2 != i) {
-			printf("%lld INT %d\n", t, i2);
-			i = i2;
-		}
-		if (r2 != r) {
-			printf("%lld RST %d\n", t, r2);
-			if (r2 == 0) {
+	char line[512], cmd[64];
+	while (!stop && fgets(line, sizeof line, trace)) {
+		char *ev = strstr(line, ": gpio_value: ");
+		int gpio, value;
+		char op[8];
+		if (!ev || sscanf(ev + 14, "%d %7s %d", &gpio, op, &value) != 3 || strcmp(op, "set"))
+			continue;
+		/* the timestamp ends just before ": gpio_value" and starts after the last space */
+		*ev = 0;
+		char *ts = strrchr(line, ' ');
+		long long t = ts ? (long long)(strtod(ts + 1, NULL) * 1e6) : 0;
+		if (gpio == int_gpio && value != intl) {
+			intl = value;
+			printf("%lld INT %d\n", t, value);
+		} else if (gpio == rst_gpio && value != rst) {
+			printf("%lld RST %d\n", t, value);
+			if (value == 0) {
 				snprintf(cmd, sizeof cmd, "nack 0x%x 1", addr);
-				ctl(argv[3], cmd);
-			} else {
-				unsigned next = i2 ? 0x14 : 0x5d;
+				ctl(ctlpath, cmd);
+			} else if (rst == 0) {
+				unsigned next = intl ? 0x14 : 0x5d;
 				snprintf(cmd, sizeof cmd, "move 0x%x 0x%x", addr, next);
-				ctl(argv[3], cmd);
+				ctl(ctlpath, cmd);
 				addr = next;
 				snprintf(cmd, sizeof cmd, "nack 0x%x 0", addr);
-				ctl(argv[3], cmd);
+				ctl(ctlpath, cmd);
 				printf("%lld LATCH 0x%02x\n", t, addr);
 			}
-			r = r2;
+			rst = value;
 		}
 	}
 	return 0;
