@@ -229,6 +229,13 @@ public struct MetricsSnapshot: Codable, Sendable, Equatable {
         return (try? String(decoding: e.encode(self), as: UTF8.self)) ?? "{}"
     }
 
+    /// Why this snapshot cannot be taken as current (`alive`: its pid still exists), or nil.
+    public func staleness(now: Double, alive: Bool) -> String? {
+        if !alive { return "the service (pid \(pid)) is not running; this is its last status" }
+        if now - updated > 5 { return "the status is \(Int(now - updated)) s old: the service may be stuck" }
+        return nil
+    }
+
     public static func decode(_ data: Data) -> MetricsSnapshot? { try? JSONDecoder().decode(MetricsSnapshot.self, from: data) }
 }
 

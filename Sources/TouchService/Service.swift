@@ -145,7 +145,7 @@ public final class Service: @unchecked Sendable {
     public var latestSnapshot: MetricsSnapshot? { latest.withLock { $0 } }
 
     /// Builds a snapshot from the metrics. Call on the metrics thread (or after `run()` returned).
-    func makeSnapshot(previous: (frames: Int, at: Instant)?) -> MetricsSnapshot {
+    private func makeSnapshot(previous: (frames: Int, at: Instant)?) -> MetricsSnapshot {
         metrics.collect()
         let now = clock()
         let read = metrics.framesRead.load(ordering: .relaxed)
@@ -178,8 +178,10 @@ public final class Service: @unchecked Sendable {
 
     private var previousSample: (frames: Int, at: Instant)? = nil
 
-    /// Refreshes `latestSnapshot` and writes the status file. Metrics thread only (or after `run()`).
-    private func publishSnapshot() {
+    /// Drains the latency samples, refreshes `latestSnapshot` and writes the status file.
+    /// The metrics thread calls it once a second while `run()` runs; otherwise (tests stepping the
+    /// stages by hand) one thread at a time may call it.
+    public func publishSnapshot() {
         let snap = makeSnapshot(previous: previousSample)
         previousSample = (snap.framesRead, clock())
         latest.withLock { $0 = snap }

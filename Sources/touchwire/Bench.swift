@@ -157,15 +157,8 @@ struct Status: ParsableCommand {
         }
         let now = Date().timeIntervalSince1970
         print(snap.render(now: now), terminator: "")
-        if let note = Status.staleness(snap, now: now, alive: kill(snap.pid, 0) == 0 || errno == EPERM) {
+        if let note = snap.staleness(now: now, alive: kill(snap.pid, 0) == 0 || errno == EPERM) {
             throw fail(note)
         }
-    }
-
-    /// Why the snapshot cannot be trusted as current, or nil.
-    static func staleness(_ snap: MetricsSnapshot, now: Double, alive: Bool) -> String? {
-        if !alive { return "the service (pid \(snap.pid)) is not running; this is its last status" }
-        if now - snap.updated > 5 { return "the status is \(Int(now - snap.updated)) s old: the service may be stuck" }
-        return nil
     }
 }
