@@ -161,6 +161,13 @@ public struct RingSummary: Codable, Sendable, Equatable {
     public var dropped: Int
     /// Frame ring: times it filled. Event ring: `changed` events coalesced.
     public var other: Int
+
+    public init(capacity: Int, highWater: Int, dropped: Int, other: Int) {
+        self.capacity = capacity
+        self.highWater = highWater
+        self.dropped = dropped
+        self.other = other
+    }
 }
 
 /// What `touchwire status` prints: a snapshot of the running service, written as JSON to the
@@ -191,6 +198,34 @@ public struct MetricsSnapshot: Codable, Sendable, Equatable {
     public var warnings: [String]
     public var processCPUSeconds: Double
     public var residentBytes: Int
+
+    public init(
+        board: String, controller: String, pid: Int32, uptime: Double, updated: Double, framesRead: Int,
+        framesPerSecond: Double, framesQueued: Int, readErrors: Int, frameRing: RingSummary, eventRing: RingSummary,
+        eventsWritten: Int, readToRecognized: LatencySummary, readToWrite: LatencySummary, lostSamples: Int,
+        threads: [String], realtime: String, warnings: [String], processCPUSeconds: Double, residentBytes: Int
+    ) {
+        self.board = board
+        self.controller = controller
+        self.pid = pid
+        self.uptime = uptime
+        self.updated = updated
+        self.framesRead = framesRead
+        self.framesPerSecond = framesPerSecond
+        self.framesQueued = framesQueued
+        self.readErrors = readErrors
+        self.frameRing = frameRing
+        self.eventRing = eventRing
+        self.eventsWritten = eventsWritten
+        self.readToRecognized = readToRecognized
+        self.readToWrite = readToWrite
+        self.lostSamples = lostSamples
+        self.threads = threads
+        self.realtime = realtime
+        self.warnings = warnings
+        self.processCPUSeconds = processCPUSeconds
+        self.residentBytes = residentBytes
+    }
 
     /// The status block, as `touchwire status` and SIGUSR1 print it. `now`: wall-clock seconds, for the age.
     public func render(now: Double? = nil) -> String {

@@ -73,7 +73,7 @@ final class RealTimeTests: XCTestCase {
         XCTAssertEqual(issues("[realtime]\ncpus = [1, 1]"), ["rt.toml: realtime.cpus: lists CPU 1 twice"])
         XCTAssertEqual(
             issues("[realtime]\ncpus = 1"),
-            ["rt.toml: realtime.cpus: expected an array of CPU numbers such as [1] or [2, 3], got integer"])
+            ["rt.toml: realtime.cpus: expected an array of CPU numbers such as [1] or [2, 3], got an integer"])
         XCTAssertTrue(issues("[realtime]\nmlock = true").first?.contains("mlock") ?? false, "unknown keys are reported")
     }
 
@@ -109,12 +109,13 @@ final class RealTimeTests: XCTestCase {
 
     /// Without privilege the user reads what was refused, what grants it, and that the service goes on.
     func testRefusalWarningsSayWhatGrantsThePrivilege() {
+        let refused = RealTimeError(operation: "SCHED_FIFO priority 58", errno: .notPermitted)
         let sched = RealTimeSetup.warning(
-            for: RealTimeError(operation: "SCHED_FIFO priority 58", errno: .notPermitted),
+            for: refused,
             setting: "the recognizer thread's scheduling")
         XCTAssertEqual(
             sched,
-            "real-time: cannot set the recognizer thread's scheduling (SCHED_FIFO priority 58): \(Errno.notPermitted); "
+            "real-time: cannot set the recognizer thread's scheduling (SCHED_FIFO priority 58): \(refused.errno); "
                 + "needs root, CAP_SYS_NICE or RLIMIT_RTPRIO (systemd: LimitRTPRIO=99); continuing without it")
         let lock = RealTimeSetup.warning(
             for: RealTimeError(operation: "mlockall", errno: .noMemory), setting: "memory locking")
@@ -126,15 +127,15 @@ final class RealTimeTests: XCTestCase {
 
     /// Normal scheduling on an unpinned thread never needs privilege, so it never warns.
     func testDefaultSettingsApplyWithoutWarnings() {
-        var warnings: [RealTimeMessage] = []
+        let warnings = Box<[RealTimeMessage]>([])
         let done = DispatchSemaphore(value: 0)
         let t = Thread {
-            warnings = RealTimeSetup.applyToCurrentThread(.recognizer, RealTimeDescription())
+            warnings.value = RealTimeSetup.applyToCurrentThread(.recognizer, RealTimeDescription())
             done.signal()
         }
         t.start()
         done.wait()
-        XCTAssertEqual(warnings, [])
+        XCTAssertEqual(warnings.value, [])
         let process = RealTimeSetup.applyToProcess(RealTimeDescription())
         XCTAssertEqual(process.map(\.isWarning), [false], "only the summary line")
         XCTAssertTrue(process[0].text.hasPrefix("real-time: policy other"))
@@ -144,21 +145,21 @@ final class RealTimeTests: XCTestCase {
         let before = RealTime.currentThreadAffinity()
         try XCTSkipIf(before.isEmpty, "sched_getaffinity unavailable")
         let done = DispatchSemaphore(value: 0)
-        var pinned: [Int] = []
-        var error: RealTimeError?
+        let pinned = Box<[Int]>([])
+        let error = Box<RealTimeError?>(nil)
         let t = Thread {
             do throws(RealTimeError) {
                 try RealTime.setCurrentThreadAffinity([0])
-                pinned = RealTime.currentThreadAffinity()
+                pinned.value = RealTime.currentThreadAffinity()
             } catch let e {
-                error = e
+                error.value = e
             }
             done.signal()
         }
         t.start()
         done.wait()
-        XCTAssertNil(error)
-        XCTAssertEqual(pinned, [0])
+        XCTAssertNil(error.value)
+        XCTAssertEqual(pinned.value, [0])
         XCTAssertEqual(RealTime.currentThreadAffinity(), before, "only the other thread was pinned")
     }
 
@@ -167,4 +168,11 @@ final class RealTimeTests: XCTestCase {
         XCTAssertEqual(RealTime.priorityRange(.roundRobin), 1...99)
         XCTAssertEqual(SchedulingPolicy.fifo.description, "SCHED_FIFO")
     }
+}
+
+/// A value handed between a test and a thread it starts and waits for.
+final class Box<T>: @unchecked Sendable {
+    // @unchecked Sendable: written by the started thread before it signals, read after the wait.
+    var value: T
+    init(_ value: T) { self.value = value }
 }
