@@ -174,8 +174,9 @@ public enum Bench {
         }
         if let loaded = results.first(where: { $0.name == "loaded" }) {
             let p99 = loaded.readToWrite.p99
-            s += "\nread→write p99 under load: \(p99) µs; one FT6x36 report (16 bytes) on a 400 kHz I2C bus takes ≈ 400 µs: "
-            s += p99 < 400 ? "\(p99 < 200 ? "well " : "")under it\n" : "NOT under it\n"
+            s += "\nread→write p99 under load: \(p99) µs; reading one FT6x36 report (15 bytes, 18 bytes on the wire) "
+            s += "takes ≈ 410 µs at 400 kHz: "
+            s += p99 < 410 ? "\(p99 < 205 ? "well " : "")under it\n" : "NOT under it\n"
         }
         return s
     }
