@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", exact: "1.6.1"),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
     ],
     targets: [
         /// The only place C declarations of the kernel and of libgpiod / libi2c enter Swift.
@@ -57,6 +58,8 @@ let package = Package(
             dependencies: [
                 "TouchCore", "TouchRing", "TouchLinux", "TouchDrivers", "TouchSimulation", "TouchTrace", "Gestures",
                 "TouchOutputs", "BoardConfig", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(

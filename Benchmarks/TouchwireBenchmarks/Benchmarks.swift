@@ -65,6 +65,31 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // GT911: status byte (ready, 2 points) + two 8-byte records (id, X LE16, Y LE16, size LE16, reserved).
+    Benchmark("GT911Decode_TwoPoints") { benchmark in
+        var image = [UInt8](repeating: 0, count: 1 + 8 * 5 + 1)
+        image[0] = 0x82
+        image.replaceSubrange(1..<9, with: [0, 0x90, 0x01, 0xF0, 0x00, 30, 0, 0])
+        image.replaceSubrange(9..<17, with: [1, 0x10, 0x02, 0x20, 0x01, 30, 0, 0])
+        image.withUnsafeBytes { bytes in
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(GT911Decoder.decode(bytes, at: .zero, maxPoints: 5, panelWidth: 800, panelHeight: 480))
+            }
+        }
+    }
+
+    // CST816S: gesture, finger count, event|X high, X low, Y high, Y low (one contact).
+    Benchmark("CST816Decode_OnePoint") { benchmark in
+        let image: [UInt8] = [0x00, 1, 0x80 | 0x00, 0x78, 0x00, 0x78]
+        image.withUnsafeBytes { bytes in
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(CST816Decoder.decode(bytes, at: .zero, panelWidth: 240, panelHeight: 240))
+            }
+        }
+    }
+
     Benchmark("FT6x36DriverRead_SimulatedBus") { benchmark in
         let bus = SimulatedI2CBus()
         let model = FT6x36Model()

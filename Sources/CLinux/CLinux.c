@@ -40,3 +40,38 @@ int tw_pty_unlock(int fd) { return unlockpt(fd); }
 int tw_pty_name(int fd, char *buf, size_t len) { return ptsname_r(fd, buf, len); }
 
 int tw_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+#include <sched.h>
+#include <sys/resource.h>
+
+int tw_set_thread_affinity(const uint64_t *mask, int words) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int i = 0; i < words * 64 && i < CPU_SETSIZE; i++) {
+        if (mask[i / 64] & (1ULL << (i % 64))) CPU_SET(i, &set);
+    }
+    return sched_setaffinity(0, sizeof(set), &set);
+}
+
+int tw_get_thread_affinity(uint64_t *mask, int words) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) != 0) return -1;
+    for (int w = 0; w < words; w++) mask[w] = 0;
+    for (int i = 0; i < words * 64 && i < CPU_SETSIZE; i++) {
+        if (CPU_ISSET(i, &set)) mask[i / 64] |= 1ULL << (i % 64);
+    }
+    return 0;
+}
+
+static long long tw_usage_us(int who, long *max_rss_kb) {
+    struct rusage u;
+    if (getrusage(who, &u) != 0) return -1;
+    if (max_rss_kb) *max_rss_kb = u.ru_maxrss;
+    return (long long)u.ru_utime.tv_sec * 1000000 + u.ru_utime.tv_usec
+         + (long long)u.ru_stime.tv_sec * 1000000 + u.ru_stime.tv_usec;
+}
+
+long long tw_thread_cpu_us(void) { return tw_usage_us(RUSAGE_THREAD, NULL); }
+
+long long tw_process_cpu_us(long *max_rss_kb) { return tw_usage_us(RUSAGE_SELF, max_rss_kb); }

@@ -58,6 +58,8 @@ public final class OutputStage {
     /// moment the output thread issued its writes (GPIO levels, and messages to every sink that
     /// was not backed up), in microseconds.
     public private(set) var latency = LatencyStatistics()
+    /// When set, each event's latency is also sampled into the service's histograms.
+    public var metrics: PipelineMetrics?
 
     /// `recognizerSlots`: recognizer indices that can coalesce (the engine's recognizer count).
     public init(
@@ -82,7 +84,9 @@ public final class OutputStage {
             gpio?.handle(event, at: clock())
             for b in backlogs { b.push(event) }
             pump(clock)
-            latency.record(clock().microseconds(since: event.time))
+            let issued = clock()
+            latency.record(issued.microseconds(since: event.time))
+            metrics?.eventWritten(eventTime: event.time, issuedAt: issued)
             n += 1
         }
         eventsWritten += n

@@ -12,6 +12,8 @@ public final class RecognizerStage {
     public let engine: GestureEngine
     /// Frames handed to the engine so far.
     public private(set) var framesProcessed = 0
+    /// When set, each frame's read → recognized latency is sampled (one clock read, one ring push).
+    public var metrics: PipelineMetrics?
 
     public init(frames: FrameQueue, engine: GestureEngine) {
         self.frames = frames
@@ -24,6 +26,7 @@ public final class RecognizerStage {
         var handled = 0
         while let frame = frames.poll() {
             engine.process(frame)
+            metrics?.frameRecognized(readAt: frame.timestamp)
             handled += 1
         }
         engine.advance(to: now)

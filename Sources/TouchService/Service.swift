@@ -29,6 +29,17 @@ public final class Service: @unchecked Sendable {
     public let output: OutputStage
     public let events: EventQueueSink
     public let logger: Logger
+    /// Latency histograms, frame rate, ring fill: what `touchwire status` prints.
+    public let metrics: PipelineMetrics
+    /// Thread scheduling, memory locking and CPU affinity applied by `run()` (the board's
+    /// `[realtime]` unless the caller overrides it).
+    public var realtime: RealTimeDescription
+    /// Where the metrics thread writes the status snapshot (JSON) about once a second; nil: nowhere.
+    public var statusFile: String?
+    /// With an INT line and no contact for a while, the longest wait for an edge before a
+    /// watchdog read. A chip pulses INT for every report while touched, so a missed first edge
+    /// is followed by another within one report period; only an idle panel waits this long.
+    public var idleInterruptWatchdogMicroseconds: Int64 = 1_000_000
     /// Microseconds between controller reads when no INT line is used.
     public let pollIntervalMicroseconds: Int64
     private let clock: @Sendable () -> Instant
@@ -37,6 +48,11 @@ public final class Service: @unchecked Sendable {
     private let driverWake = Wakeup()
     private let recognizerWake = Wakeup()
     private let outputWake: Wakeup
+    private let metricsWake = Wakeup()
+    private let startedAt: Instant
+    private let latest = Mutex<MetricsSnapshot?>(nil)
+    private let startWarnings = Mutex<[String]>([])
+    private let threadScheduling = Mutex<[String: String]>([:])
 
     /// Builds the whole pipeline for `board`. `extraOutputs` are added to the board's own
     /// (tests point one at a pseudo-terminal); `gpio`, when given, supplies every bound GPIO line
@@ -50,12 +66,16 @@ public final class Service: @unchecked Sendable {
         self.board = board
         self.logger = logger
         self.clock = clock
+        startedAt = clock()
+        realtime = board.realtime
+        metrics = PipelineMetrics(clock: clock)
         engine = try EngineBuilder.build(board)
         frames = FrameQueue(capacity: 256)
         outputWake = Wakeup()
         events = EventQueueSink(capacity: 1024, wake: outputWake, recognizerSlots: engine.recognizers.count)
         engine.sink = events
         recognizer = RecognizerStage(frames: frames, engine: engine)
+        recognizer.metrics = metrics
         let names = EngineBuilder.names(of: engine)
         var channels = try OutputFactory.channels(
             board, names: names, stdout: stdout, logger: logger, clock: clock)
@@ -63,6 +83,7 @@ public final class Service: @unchecked Sendable {
         let lines = try OutputFactory.gpio(board, names: names, provider: gpio, logger: logger)
         output = OutputStage(
             events: events.ring, channels: channels, gpio: lines, recognizerSlots: engine.recognizers.count)
+        output.metrics = metrics
         let setup = try ControllerFactory.make(board, start: clock())
         pollIntervalMicroseconds = setup.pollIntervalMicroseconds
         driver = DriverStage(
@@ -74,21 +95,40 @@ public final class Service: @unchecked Sendable {
     /// Starts the threads and returns once `stop()` has been called and everything is flushed.
     public func run() {
         running.store(true, ordering: .sequentiallyConsistent)
+        for m in RealTimeSetup.applyToProcess(realtime) {
+            if m.isWarning {
+                logger.warning("\(m.text)")
+                startWarnings.withLock { $0.append(m.text) }
+            } else {
+                logger.info("\(m.text)")
+            }
+        }
         driver.start(at: clock())
         logger.info(
             "touchwire running: board \(board.name), \(engine.recognizers.count) recognizers, outputs: \(output.channels.map(\.name).joined(separator: ", "))"
         )
         let done = DispatchGroup()
-        spawn("touchwire-driver", done) { [self] in driverLoop() }
-        spawn("touchwire-recognizer", done) { [self] in recognizerLoop() }
-        spawn("touchwire-output", done) { [self] in outputLoop() }
+        spawn(.driver, done) { [self] in driverLoop() }
+        spawn(.recognizer, done) { [self] in recognizerLoop() }
+        spawn(.output, done) { [self] in outputLoop() }
+        let metricsDone = DispatchGroup()
+        metricsDone.enter()
+        let metricsThread = Thread { [self] in
+            metricsLoop()
+            metricsDone.leave()
+        }
+        metricsThread.name = "touchwire-metrics"
+        metricsThread.start()
         done.wait()
+        metricsWake.signal()
+        metricsDone.wait()
         // Every touch ends: cancel what is still down, then write what is left.
         let now = clock()
         recognizer.step(now: now)
         if engine.hasTouchesDown { engine.process(.cancel(at: now)) }
         output.drain(clock: clock)
         output.flush()
+        publishSnapshot()
         logger.info("\(statusLine)")
     }
 
@@ -98,6 +138,72 @@ public final class Service: @unchecked Sendable {
         driverWake.signal()
         recognizerWake.signal()
         outputWake.signal()
+        metricsWake.signal()
+    }
+
+    /// The latest status snapshot (refreshed about once a second while running; nil before the first).
+    public var latestSnapshot: MetricsSnapshot? { latest.withLock { $0 } }
+
+    /// Builds a snapshot from the metrics. Call on the metrics thread (or after `run()` returned).
+    private func makeSnapshot(previous: (frames: Int, at: Instant)?) -> MetricsSnapshot {
+        metrics.collect()
+        let now = clock()
+        let read = metrics.framesRead.load(ordering: .relaxed)
+        var fps = 0.0
+        if let previous, now > previous.at {
+            fps = Double(read - previous.frames) * 1_000_000 / Double(now.microseconds(since: previous.at))
+        }
+        let sched = threadScheduling.withLock { $0 }
+        let controller = "\(board.controller?.chip.rawValue ?? "none")" + (driver.simulation != nil ? " (sim)" : "")
+        return MetricsSnapshot(
+            board: board.name, controller: controller, pid: getpid(),
+            uptime: Double(now.microseconds(since: startedAt)) / 1_000_000,
+            updated: Date().timeIntervalSince1970, framesRead: read, framesPerSecond: fps,
+            framesQueued: metrics.framesQueued.load(ordering: .relaxed),
+            readErrors: metrics.readErrors.load(ordering: .relaxed),
+            frameRing: RingSummary(
+                capacity: frames.ring.capacity, highWater: frames.highWaterMark, dropped: frames.droppedFrames,
+                other: frames.overflowCount),
+            eventRing: RingSummary(
+                capacity: events.ring.capacity, highWater: events.ring.highWaterMark, dropped: events.droppedEvents,
+                other: events.coalescedEvents),
+            eventsWritten: metrics.eventsWritten.load(ordering: .relaxed),
+            readToRecognized: LatencySummary(metrics.readToRecognized),
+            readToWrite: LatencySummary(metrics.readToWrite), lostSamples: metrics.lostSamples,
+            threads: PipelineThread.allCases.map { "\($0) \(sched[$0.rawValue] ?? "not started")" },
+            realtime: realtime.summary, warnings: startWarnings.withLock { $0 },
+            processCPUSeconds: Double(RealTime.processCPUMicroseconds()) / 1_000_000,
+            residentBytes: RealTime.residentBytes())
+    }
+
+    private var previousSample: (frames: Int, at: Instant)? = nil
+
+    /// Drains the latency samples, refreshes `latestSnapshot` and writes the status file.
+    /// The metrics thread calls it once a second while `run()` runs; otherwise (tests stepping the
+    /// stages by hand) one thread at a time may call it.
+    public func publishSnapshot() {
+        let snap = makeSnapshot(previous: previousSample)
+        previousSample = (snap.framesRead, clock())
+        latest.withLock { $0 = snap }
+        guard let statusFile, !statusFile.isEmpty else { return }
+        do {
+            try Data((snap.json() + "\n").utf8).write(to: URL(fileURLWithPath: statusFile), options: .atomic)
+        } catch {
+            if !statusFileFailed {
+                statusFileFailed = true
+                logger.warning("status file \(statusFile): cannot write (\(error)); `touchwire status` will not see this service")
+            }
+        }
+    }
+    private var statusFileFailed = false
+
+    /// Low priority, off the pipeline: drains latency samples into the histograms and publishes
+    /// the snapshot once a second.
+    private func metricsLoop() {
+        while isRunning {
+            publishSnapshot()
+            metricsWake.wait(microseconds: 1_000_000)
+        }
     }
 
     /// A one-line summary of the counters.
@@ -112,13 +218,23 @@ public final class Service: @unchecked Sendable {
 
     private var isRunning: Bool { running.load(ordering: .relaxed) }
 
-    private func spawn(_ name: String, _ group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+    /// Starts a pipeline thread: applies its real-time settings (warnings, never failures), runs
+    /// `body`, then records the CPU time the thread used.
+    private func spawn(_ role: PipelineThread, _ group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
         group.enter()
-        let thread = Thread {
+        let thread = Thread { [self] in
+            for m in RealTimeSetup.applyToCurrentThread(role, realtime) {
+                logger.warning("\(m.text)")
+                startWarnings.withLock { $0.append(m.text) }
+            }
+            let sched = RealTimeSetup.describeCurrentThread()
+            threadScheduling.withLock { $0[role.rawValue] = sched }
+            logger.debug("\(role) thread: \(sched)")
             body()
+            metrics.storeCPU(role, microseconds: RealTime.currentThreadCPUMicroseconds())
             group.leave()
         }
-        thread.name = name
+        thread.name = "touchwire-\(role)"
         thread.start()
     }
 
@@ -130,7 +246,8 @@ public final class Service: @unchecked Sendable {
         while isRunning {
             if let input = driver.interruptInput {
                 let started = clock()
-                let wait = driver.pollInterval(at: started)
+                let idle = isIdle(at: started)
+                let wait = idle ? max(driver.pollInterval(at: started), idleInterruptWatchdogMicroseconds) : driver.pollInterval(at: started)
                 var edge: GPIOEdgeEvent? = nil
                 do throws(GPIOError) {
                     edge = try input.waitForEdge(timeoutMicroseconds: wait)
@@ -139,21 +256,42 @@ public final class Service: @unchecked Sendable {
                 }
                 if let edge {
                     if driver.poll(at: edge.timestamp, edge: true) { recognizerWake.signal() }
+                    publishDriverCounters()
                     continue
                 }
-                if driver.poll(at: clock()) { recognizerWake.signal() }
-                // A simulated line returns at once: sleep out the rest of the period.
-                let left = wait - clock().microseconds(since: started)
+                let readAt = clock()
+                if driver.poll(at: readAt) { recognizerWake.signal() }
+                publishDriverCounters()
+                // A simulated line returns at once: sleep out the rest of the period — or, idle,
+                // until the script's next change (the edge the simulated chip would raise).
+                var left = wait - clock().microseconds(since: started)
+                if idle, let sim = driver.simulation {
+                    let edgeAt = sim.nextScriptedChange(after: readAt)
+                    let untilEdge = edgeAt.map { max(0, $0.microseconds(since: clock())) } ?? left
+                    left = min(left, untilEdge)
+                }
                 if left > 0 { driverWake.wait(microseconds: left) }
                 continue
             }
             let now = clock()
             if driver.poll(at: now) { recognizerWake.signal() }
+            publishDriverCounters()
             let interval = driver.simulation == nil ? driver.pollInterval(at: now) : pollIntervalMicroseconds
             next = next.advanced(byMicroseconds: interval)
             if next < now { next = now.advanced(byMicroseconds: interval) }
             driverWake.wait(microseconds: next.microseconds(since: clock()))
         }
+    }
+
+    /// No contact for the driver's active hold: an INT-driven driver may wait long for an edge.
+    private func isIdle(at now: Instant) -> Bool {
+        guard let last = driver.lastContactAt else { return true }
+        return now.microseconds(since: last) >= driver.schedule.activeHoldMicroseconds
+    }
+
+    @inline(__always)
+    private func publishDriverCounters() {
+        metrics.publishDriver(read: driver.framesRead, queued: driver.framesQueued, errors: driver.readErrors)
     }
 
     private func recognizerLoop() {
@@ -174,6 +312,7 @@ public final class Service: @unchecked Sendable {
         while isRunning {
             output.drain(clock: clock)
             output.flush()
+            metrics.eventsWritten.store(output.eventsWritten, ordering: .relaxed)
             let now = clock()
             if now >= nextReport {
                 nextReport = now.advanced(byMicroseconds: 10_000_000)

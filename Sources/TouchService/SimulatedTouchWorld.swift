@@ -59,6 +59,9 @@ public final class SimulatedTouchWorld {
         gpio.drive(line.id, active: false, at: time.advanced(byMicroseconds: 50))
     }
 
+    /// When the script next changes what the glass shows (the simulated INT edge), nil: never again.
+    public func nextScriptedChange(after time: Instant) -> Instant? { player.nextFrameTime(after: time) }
+
     /// True when a non-looping script has played its last frame.
     public var isFinished: Bool { player.isFinished }
 }

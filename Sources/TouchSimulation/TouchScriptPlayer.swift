@@ -53,6 +53,27 @@ public struct TouchScriptPlayer: Sendable {
         self.init(frames: trace.frames, start: start, loopPeriod: loopPeriod)
     }
 
+    /// When the next frame after `now` becomes due (what a chip's INT edge would announce), or
+    /// nil when the script has nothing left to play. Before the first `advance`, `now` is the start.
+    public func nextFrameTime(after now: Instant) -> Instant? {
+        guard !frames.isEmpty else { return nil }
+        let begin = start ?? now
+        var elapsed = now.microseconds(since: begin)
+        if elapsed < 0 { return begin.advanced(byMicroseconds: frames[0].timestamp.microseconds - origin) }
+        var loopStart: Int64 = 0
+        if let period = loopPeriod {
+            loopStart = (elapsed / period) * period
+            elapsed -= loopStart
+        }
+        var i = 0
+        while i < frames.count && frames[i].timestamp.microseconds - origin <= elapsed { i += 1 }
+        if i < frames.count, loopPeriod.map({ frames[i].timestamp.microseconds - origin < $0 }) ?? true {
+            return begin.advanced(byMicroseconds: loopStart + frames[i].timestamp.microseconds - origin)
+        }
+        guard let period = loopPeriod else { return nil }
+        return begin.advanced(byMicroseconds: loopStart + period)
+    }
+
     /// Time of the last frame relative to the first: the script's length.
     public var duration: Int64 { (frames.last?.timestamp.microseconds ?? origin) - origin }
 

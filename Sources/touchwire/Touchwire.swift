@@ -14,7 +14,7 @@ struct Touchwire: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "touchwire",
         abstract: "Capacitive touch panel → UIKit-style gestures → GPIO, UART and JSON lines.",
-        subcommands: [Run.self, Replay.self, Validate.self, Probe.self]
+        subcommands: [Run.self, Replay.self, Validate.self, Probe.self, Status.self, Bench.self]
     )
 }
 
@@ -60,8 +60,16 @@ struct Run: ParsableCommand {
     @Flag(name: .long, help: "Log why each recognizer failed, waited or was cancelled (costs time per frame).")
     var explain = false
 
+    @Option(name: .long, help: "Where to write the status snapshot that `touchwire status` reads (\"\": nowhere).")
+    var statusFile = Run.defaultStatusFile
+
+    @OptionGroup var realtimeFlags: RealTimeFlags
+
+    static let defaultStatusFile = "/tmp/touchwire.status"
+
     func run() throws {
         let description = try loadBoard(board)
+        let realtime = try realtimeFlags.resolve(description)
         let logger = makeLogger(verbose: verbose)
         let service: Service
         do throws(ServiceError) {
@@ -69,13 +77,23 @@ struct Run: ParsableCommand {
         } catch {
             throw fail("\(error)")
         }
+        service.realtime = realtime
+        service.statusFile = statusFile.isEmpty ? nil : statusFile
         if explain {
             service.engine.diagnostics = { d in logger.info("why: \(d)") }
         }
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGUSR1, SIG_IGN)
         var sources: [any DispatchSourceSignal] = []
+        let usr1 = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .global())
+        usr1.setEventHandler {
+            let block = service.latestSnapshot?.render() ?? "touchwire status: no snapshot yet\n"
+            FileHandle.standardError.write(Data(block.utf8))
+        }
+        usr1.resume()
+        sources.append(usr1)
         for sig in [SIGINT, SIGTERM] {
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
@@ -87,6 +105,7 @@ struct Run: ParsableCommand {
         }
         service.run()
         sources.forEach { $0.cancel() }
+        if let file = service.statusFile { try? FileManager.default.removeItem(atPath: file) }
     }
 }
 

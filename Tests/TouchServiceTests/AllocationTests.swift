@@ -3,6 +3,7 @@ import Gestures
 import MallocInterposerSwift
 import TouchCore
 import TouchDrivers
+import TouchLinux
 import TouchRing
 import TouchService
 import TouchSimulation
@@ -96,6 +97,41 @@ final class AllocationTests: XCTestCase {
         let count = mallocs { measured = play(offset: KioskScript.duration) }
         XCTAssertEqual(count, 0, "mallocs across \(script.count) kiosk frames")
         XCTAssertEqual(measured, warm)
+    }
+
+    /// The timing probes on the hot threads (a clock read and a ring push per frame / event) and the
+    /// metrics thread's move of those samples into the preallocated HdrHistograms allocate nothing.
+    func testLatencySamplingAndHistogramRecordingAllocateNothing() throws {
+        let board = try BoardLoader.load(path: repositoryRoot.appendingPathComponent("boards/kiosk-sim.toml").path)
+        let engine = try EngineBuilder.build(board)
+        let events = EventQueueSink(capacity: 4096, wake: Wakeup())
+        engine.sink = events
+        let frames = FrameQueue(capacity: 1024)
+        let stage = RecognizerStage(frames: frames, engine: engine)
+        let metrics = PipelineMetrics(clock: { MonotonicClock.now() })
+        stage.metrics = metrics
+        let script = KioskScript.frames()
+        func play(offset: Int64) -> Int {
+            var popped = 0
+            for var frame in script {
+                frame.timestamp = frame.timestamp.advanced(byMicroseconds: offset)
+                frames.offer(frame)
+                stage.step(now: frame.timestamp)
+                while let e = events.ring.tryPop() {
+                    metrics.eventWritten(eventTime: e.time, issuedAt: MonotonicClock.now())
+                    popped += 1
+                }
+                metrics.collect()
+            }
+            return popped
+        }
+        _ = play(offset: 0)
+        var measured = 0
+        let count = mallocs { measured = play(offset: KioskScript.duration) }
+        XCTAssertEqual(count, 0, "mallocs sampling \(script.count) frames and \(measured) events")
+        XCTAssertGreaterThan(measured, 20)
+        XCTAssertEqual(metrics.readToRecognized.totalCount, UInt64(2 * script.count))
+        XCTAssertEqual(metrics.lostSamples, 0)
     }
 
     /// The driver's per-report path (one I2C transfer into a buffer allocated once, the pure decoder) allocates nothing.

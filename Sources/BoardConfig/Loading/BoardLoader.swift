@@ -117,14 +117,19 @@ public enum BoardLoader {
             bindings = BindingReader.read(items, targets: bindingTargets(recognizers, regions, controller), &log)
         }
 
+        var realtime = RealTimeDescription()
+        if let t = r.table("realtime", &log) { realtime = RealTimeReader.read(t, &log) }
+
         r.finish(&log, owner: "a board file")
 
         guard let panel else { return nil }
         if controller?.bus == .simulated && simulation == nil { return nil }
-        return BoardDescription(
+        var board = BoardDescription(
             name: name, panel: panel, controller: controller, simulation: simulation,
             regions: regions.map(\.value), recognizers: recognizers.map(\.value), outputs: outputs,
             bindings: bindings)
+        board.realtime = realtime
+        return board
     }
 
     /// What `[[binding]]`s may name and which lines they may not drive.

@@ -22,6 +22,8 @@ public struct BoardDescription: Sendable, Equatable {
     public var outputs: [OutputDescription]
     /// `[[binding]]`s in file order (empty when none): recognizers driving GPIO lines.
     public var bindings: [BindingDescription]
+    /// `[realtime]`: thread scheduling, memory locking, CPU affinity (defaults: none requested).
+    public var realtime: RealTimeDescription = RealTimeDescription()
 
     public init(
         name: String, panel: PanelDescription, controller: ControllerDescription?, simulation: SimulationDescription?,

@@ -44,4 +44,15 @@ int tw_pipe_cloexec(int fds[2]);
 /// libgpiod v1 constants as plain ints (Swift imports the enum poorly across versions).
 static inline int tw_gpiod_flag_active_low(void) { return GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW; }
 static inline int tw_gpiod_event_rising(void) { return GPIOD_LINE_EVENT_RISING_EDGE; }
+
+/// Pins the calling thread to the CPUs whose bits are set in `mask` (`words` 64-bit words, CPU n
+/// at bit n % 64 of word n / 64) with `sched_setaffinity(0, …)`, a GNU function Swift's Glibc
+/// module hides. Returns 0 or -1 with errno.
+int tw_set_thread_affinity(const uint64_t *mask, int words);
+/// The calling thread's CPUs into `mask` (`sched_getaffinity(0, …)`). Returns 0 or -1 with errno.
+int tw_get_thread_affinity(uint64_t *mask, int words);
+/// User + system CPU time of the calling thread in µs (`getrusage(RUSAGE_THREAD, …)`), -1 on error.
+long long tw_thread_cpu_us(void);
+/// User + system CPU time of the process in µs and its peak RSS in kB (`getrusage(RUSAGE_SELF, …)`).
+long long tw_process_cpu_us(long *max_rss_kb);
 #endif

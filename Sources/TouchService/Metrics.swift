@@ -1,0 +1,290 @@
+import Histogram
+import Synchronization
+import TouchCore
+import TouchRing
+
+import Foundation
+
+/// Built-in timing of the running pipeline: HdrHistograms of read → recognized and
+/// read → write issued, frame rate, ring high-water marks and drops.
+///
+/// The hot threads never touch a histogram: the recognizer and output threads each push one
+/// latency sample per frame / event into their own lock-free SPSC ring (`frameRecognized`,
+/// `eventWritten`: one clock read and one ring push, no allocation, no lock). The metrics thread
+/// (`collect`) drains both rings into preallocated histograms, so a slow status reader can never
+/// delay a frame. If the metrics thread falls more than `sampleCapacity` samples behind, the
+/// extra samples are counted in `lostSamples`, never waited for.
+public final class PipelineMetrics: @unchecked Sendable {
+    // @unchecked Sendable: each sample ring has one producer (recognizer / output thread) and one
+    // consumer (the thread calling `collect`); the histograms are touched only by that consumer;
+    // everything else is atomic.
+
+    /// Highest latency a histogram tracks, µs (larger samples are recorded as this value).
+    public static let highestTrackableMicroseconds: UInt64 = 60_000_000
+
+    private let recognizedSamples: SPSCRing<Int64>
+    private let writtenSamples: SPSCRing<Int64>
+    private let clock: @Sendable () -> Instant
+    private let lost = Atomic<Int>(0)
+
+    /// Read (the frame's timestamp: INT edge or end of the I2C read) → the engine finished the frame, µs.
+    public private(set) var readToRecognized: Histogram<UInt64>
+    /// Read (or a timer's deadline) → the output thread issued the event's writes, µs.
+    public private(set) var readToWrite: Histogram<UInt64>
+
+    // Counters published by the loops (relaxed atomics: read by the metrics thread).
+    let framesRead = Atomic<Int>(0)
+    let framesQueued = Atomic<Int>(0)
+    let readErrors = Atomic<Int>(0)
+    let eventsWritten = Atomic<Int>(0)
+    let driverCPU = Atomic<Int64>(0)
+    let recognizerCPU = Atomic<Int64>(0)
+    let outputCPU = Atomic<Int64>(0)
+
+    /// `sampleCapacity` latency samples may wait per ring between two `collect` calls.
+    public init(sampleCapacity: Int = 16_384, clock: @escaping @Sendable () -> Instant) {
+        recognizedSamples = SPSCRing(minimumCapacity: sampleCapacity)
+        writtenSamples = SPSCRing(minimumCapacity: sampleCapacity)
+        self.clock = clock
+        readToRecognized = Self.makeHistogram()
+        readToWrite = Self.makeHistogram()
+    }
+
+    static func makeHistogram() -> Histogram<UInt64> {
+        Histogram<UInt64>(
+            lowestDiscernibleValue: 1, highestTrackableValue: highestTrackableMicroseconds,
+            numberOfSignificantValueDigits: .three)
+    }
+
+    // MARK: producers (hot threads)
+
+    /// Recognizer thread, after the engine processed a frame read at `readAt`. Real-time safe.
+    @inline(__always)
+    public func frameRecognized(readAt: Instant) {
+        if !recognizedSamples.tryPush(clock().microseconds(since: readAt)) { lost.wrappingAdd(1, ordering: .relaxed) }
+    }
+
+    /// Output thread, once an event's writes were issued at `issuedAt`. Real-time safe.
+    @inline(__always)
+    public func eventWritten(eventTime: Instant, issuedAt: Instant) {
+        if !writtenSamples.tryPush(issuedAt.microseconds(since: eventTime)) { lost.wrappingAdd(1, ordering: .relaxed) }
+    }
+
+    /// Samples dropped because `collect` was not called often enough.
+    public var lostSamples: Int { lost.load(ordering: .relaxed) }
+
+    // MARK: consumer (metrics thread)
+
+    /// Moves every waiting sample into the histograms. Returns the samples moved.
+    /// Called by one thread only (the metrics thread, or a test); allocation-free.
+    @discardableResult
+    public func collect() -> Int {
+        var n = 0
+        while let v = recognizedSamples.tryPop() {
+            record(v, into: &readToRecognized)
+            n += 1
+        }
+        while let v = writtenSamples.tryPop() {
+            record(v, into: &readToWrite)
+            n += 1
+        }
+        return n
+    }
+
+    @inline(__always)
+    private func record(_ microseconds: Int64, into h: inout Histogram<UInt64>) {
+        let v = UInt64(clamping: max(0, microseconds))
+        _ = h.record(min(v, Self.highestTrackableMicroseconds))
+    }
+
+    /// Publishes the driver's counters (driver thread, after each read).
+    @inline(__always)
+    func publishDriver(read: Int, queued: Int, errors: Int) {
+        framesRead.store(read, ordering: .relaxed)
+        framesQueued.store(queued, ordering: .relaxed)
+        readErrors.store(errors, ordering: .relaxed)
+    }
+
+    /// The CPU time a pipeline thread used, stored by the thread itself when its loop ends.
+    func storeCPU(_ thread: PipelineThread, microseconds: Int64) {
+        switch thread {
+        case .driver: driverCPU.store(microseconds, ordering: .relaxed)
+        case .recognizer: recognizerCPU.store(microseconds, ordering: .relaxed)
+        case .output: outputCPU.store(microseconds, ordering: .relaxed)
+        }
+    }
+
+    /// CPU time of the driver, recognizer and output threads (known once their loops ended), µs.
+    public var pipelineCPUMicroseconds: Int64 {
+        driverCPU.load(ordering: .relaxed) + recognizerCPU.load(ordering: .relaxed) + outputCPU.load(ordering: .relaxed)
+    }
+}
+
+/// Percentiles of one latency histogram, µs.
+public struct LatencySummary: Codable, Sendable, Equatable {
+    public var count: UInt64
+    public var p50: UInt64
+    public var p90: UInt64
+    public var p99: UInt64
+    public var p999: UInt64
+    public var max: UInt64
+    public var mean: Double
+
+    public init(count: UInt64 = 0, p50: UInt64 = 0, p90: UInt64 = 0, p99: UInt64 = 0, p999: UInt64 = 0,
+        max: UInt64 = 0, mean: Double = 0)
+    {
+        self.count = count
+        self.p50 = p50
+        self.p90 = p90
+        self.p99 = p99
+        self.p999 = p999
+        self.max = max
+        self.mean = mean
+    }
+
+    public init(_ h: Histogram<UInt64>) {
+        guard h.totalCount > 0 else {
+            self.init()
+            return
+        }
+        self.init(
+            count: h.totalCount, p50: h.valueAtPercentile(50), p90: h.valueAtPercentile(90),
+            p99: h.valueAtPercentile(99), p999: h.valueAtPercentile(99.9), max: h.max, mean: h.mean)
+    }
+}
+
+/// One ring's fill and losses.
+public struct RingSummary: Codable, Sendable, Equatable {
+    public var capacity: Int
+    public var highWater: Int
+    /// Frames replaced while full (frame ring) / events lost (event ring).
+    public var dropped: Int
+    /// Frame ring: times it filled. Event ring: `changed` events coalesced.
+    public var other: Int
+
+    public init(capacity: Int, highWater: Int, dropped: Int, other: Int) {
+        self.capacity = capacity
+        self.highWater = highWater
+        self.dropped = dropped
+        self.other = other
+    }
+}
+
+/// What `touchwire status` prints: a snapshot of the running service, written as JSON to the
+/// status file about once a second and logged on SIGUSR1.
+public struct MetricsSnapshot: Codable, Sendable, Equatable {
+    public var board: String
+    /// "FT5x06 (sim)" or the controller's identity.
+    public var controller: String
+    public var pid: Int32
+    /// Seconds since the service started.
+    public var uptime: Double
+    /// Wall-clock time of the snapshot (seconds since 1970), to tell a stale file.
+    public var updated: Double
+    public var framesRead: Int
+    /// Reads per second since the previous snapshot.
+    public var framesPerSecond: Double
+    public var framesQueued: Int
+    public var readErrors: Int
+    public var frameRing: RingSummary
+    public var eventRing: RingSummary
+    public var eventsWritten: Int
+    public var readToRecognized: LatencySummary
+    public var readToWrite: LatencySummary
+    public var lostSamples: Int
+    /// Per thread: "driver SCHED_FIFO 60".
+    public var threads: [String]
+    public var realtime: String
+    public var warnings: [String]
+    public var processCPUSeconds: Double
+    public var residentBytes: Int
+
+    public init(
+        board: String, controller: String, pid: Int32, uptime: Double, updated: Double, framesRead: Int,
+        framesPerSecond: Double, framesQueued: Int, readErrors: Int, frameRing: RingSummary, eventRing: RingSummary,
+        eventsWritten: Int, readToRecognized: LatencySummary, readToWrite: LatencySummary, lostSamples: Int,
+        threads: [String], realtime: String, warnings: [String], processCPUSeconds: Double, residentBytes: Int
+    ) {
+        self.board = board
+        self.controller = controller
+        self.pid = pid
+        self.uptime = uptime
+        self.updated = updated
+        self.framesRead = framesRead
+        self.framesPerSecond = framesPerSecond
+        self.framesQueued = framesQueued
+        self.readErrors = readErrors
+        self.frameRing = frameRing
+        self.eventRing = eventRing
+        self.eventsWritten = eventsWritten
+        self.readToRecognized = readToRecognized
+        self.readToWrite = readToWrite
+        self.lostSamples = lostSamples
+        self.threads = threads
+        self.realtime = realtime
+        self.warnings = warnings
+        self.processCPUSeconds = processCPUSeconds
+        self.residentBytes = residentBytes
+    }
+
+    /// The status block, as `touchwire status` and SIGUSR1 print it. `now`: wall-clock seconds, for the age.
+    public func render(now: Double? = nil) -> String {
+        var s = "touchwire status: board \(board), controller \(controller), pid \(pid), up \(fmt(uptime, 1)) s"
+        if let now { s += ", updated \(fmt(max(0, now - updated), 1)) s ago" }
+        s += "\n"
+        s += "frames      read \(framesRead) (\(fmt(framesPerSecond, 1))/s), queued \(framesQueued), read errors \(readErrors)\n"
+        s += "frame ring  high-water \(frameRing.highWater)/\(frameRing.capacity), dropped \(frameRing.dropped), overflows \(frameRing.other)\n"
+        s += "event ring  high-water \(eventRing.highWater)/\(eventRing.capacity), dropped \(eventRing.dropped), coalesced \(eventRing.other); events written \(eventsWritten)\n"
+        s += Self.latencyTable([("read→recognized", readToRecognized), ("read→write", readToWrite)])
+        if lostSamples > 0 { s += "latency samples lost (metrics thread behind): \(lostSamples)\n" }
+        s += "threads     " + threads.joined(separator: ", ") + "\n"
+        s += "real-time   \(realtime)\n"
+        for w in warnings { s += "warning     \(w)\n" }
+        s += "process     cpu \(fmt(processCPUSeconds, 2)) s, rss \(fmt(Double(residentBytes) / 1_048_576, 1)) MiB\n"
+        return s
+    }
+
+    /// A fixed-width table of latency rows, µs.
+    public static func latencyTable(_ rows: [(String, LatencySummary)]) -> String {
+        func pad(_ s: String, _ w: Int) -> String { String(repeating: " ", count: max(0, w - s.count)) + s }
+        var s = "latency µs" + String(repeating: " ", count: 8)
+        for h in ["count", "p50", "p90", "p99", "p99.9", "max", "mean"] { s += pad(h, 9) }
+        s += "\n"
+        for (name, l) in rows {
+            s += name + String(repeating: " ", count: max(1, 18 - name.count))
+            for v in [l.count, l.p50, l.p90, l.p99, l.p999, l.max] { s += pad(String(v), 9) }
+            s += pad(fmt(l.mean, 1), 9) + "\n"
+        }
+        return s
+    }
+
+    public func json() -> String {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        return (try? String(decoding: e.encode(self), as: UTF8.self)) ?? "{}"
+    }
+
+    /// Why this snapshot cannot be taken as current (`alive`: its pid still exists), or nil.
+    public func staleness(now: Double, alive: Bool) -> String? {
+        if !alive { return "the service (pid \(pid)) is not running; this is its last status" }
+        if now - updated > 5 { return "the status is \(Int(now - updated)) s old: the service may be stuck" }
+        return nil
+    }
+
+    public static func decode(_ data: Data) -> MetricsSnapshot? { try? JSONDecoder().decode(MetricsSnapshot.self, from: data) }
+}
+
+/// "12.3" with `digits` decimals (no Foundation formatting, no locale).
+func fmt(_ v: Double, _ digits: Int) -> String {
+    guard v.isFinite else { return "0" }
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let r = (v * scale).rounded() / scale
+    var text = String(Int64(r))
+    if digits > 0 {
+        let frac = Int64((abs(r) - Double(Int64(abs(r)))) * scale + 0.5)
+        let f = String(frac)
+        text = (r < 0 && Int64(r) == 0 ? "-" : "") + text + "." + String(repeating: "0", count: max(0, digits - f.count)) + f
+    }
+    return text
+}
