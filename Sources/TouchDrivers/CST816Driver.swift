@@ -43,8 +43,8 @@ public final class CST816Driver<Bus: I2CBus>: TouchController {
     public private(set) var isAsleep = false
     private var fingerDown = false
 
-    /// Byte 0: register 0x01; bytes 1…6: the image.
-    private let storage: UnsafeMutableRawBufferPointer
+    /// The touch read: register 0x01, then the 6-byte image, in one buffer for the driver's life.
+    private let imageRead = RegisterTransfer(command: [CST816Registers.gestureID], responseLength: CST816Registers.imageLength)
 
     public init(
         bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming = .system
@@ -53,12 +53,8 @@ public final class CST816Driver<Bus: I2CBus>: TouchController {
         self.configuration = configuration
         self.lines = lines
         self.timing = timing
-        storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 + CST816Registers.imageLength, alignment: 8)
-        storage.initializeMemory(as: UInt8.self, repeating: 0)
-        storage[0] = CST816Registers.gestureID
     }
 
-    deinit { storage.deallocate() }
 
     public var interruptInput: (any GPIOInput)? { lines.interruptInput }
 
@@ -96,11 +92,9 @@ public final class CST816Driver<Bus: I2CBus>: TouchController {
 
     /// Reads and decodes one image (6 bytes from 0x01).
     public func readReport(at timestamp: Instant) throws(I2CError) -> CST816Report {
-        try bus.transfer(
-            configuration.address, write: UnsafeRawBufferPointer(rebasing: storage[0..<1]),
-            read: UnsafeMutableRawBufferPointer(rebasing: storage[1...]))
+        try imageRead.run(on: bus, address: configuration.address)
         let report = CST816Decoder.decode(
-            UnsafeRawBufferPointer(rebasing: storage[1...]), at: timestamp, panelWidth: configuration.panelWidth,
+            imageRead.response, at: timestamp, panelWidth: configuration.panelWidth,
             panelHeight: configuration.panelHeight)
         counters.add(
             valid: report.isValid, outOfPanel: report.rejectedOutOfPanel, invalidID: 0, tooMany: report.rejectedTooMany)

@@ -102,10 +102,8 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
     /// The last report read (valid or not), for "last N raw frames" diagnostics.
     public private(set) var lastReport: FocalTechReport?
 
-    /// One buffer for the whole life of the driver: byte 0 is the register pointer 0x00,
-    /// bytes 1… receive the image.
-    private let storage: UnsafeMutableRawBufferPointer
-    private let imageLength: Int
+    /// The touch read: register pointer 0x00, then the image, in one buffer for the driver's life.
+    private let imageRead: RegisterTransfer
 
     public init(
         bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming = .system
@@ -114,13 +112,10 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
         self.configuration = configuration
         self.lines = lines
         self.timing = timing
-        imageLength = FocalTechRegisters.imageLength(maxPoints: configuration.maxPoints)
-        storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 + imageLength, alignment: 8)
-        storage.initializeMemory(as: UInt8.self, repeating: 0)
-        storage[0] = FocalTechRegisters.deviceMode
+        imageRead = RegisterTransfer(
+            command: [FocalTechRegisters.deviceMode],
+            responseLength: FocalTechRegisters.imageLength(maxPoints: configuration.maxPoints))
     }
-
-    deinit { storage.deallocate() }
 
     /// Reads the image once (the presence check, and the dummy first read some panels need:
     /// "EP0700MLP1 returns bogus data on the first register read access", EDT), then the chip
@@ -185,7 +180,7 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
     public func readReport(at timestamp: Instant) throws(I2CError) -> FocalTechReport {
         try readImage()
         let report = FocalTechDecoder.decode(
-            UnsafeRawBufferPointer(rebasing: storage[1...]), at: timestamp, maxPoints: configuration.maxPoints,
+            imageRead.response, at: timestamp, maxPoints: configuration.maxPoints,
             panelWidth: configuration.panelWidth, panelHeight: configuration.panelHeight)
         counters.add(report)
         lastReport = report
@@ -205,9 +200,7 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
     }
 
     private func readImage() throws(I2CError) {
-        try bus.transfer(
-            configuration.address, write: UnsafeRawBufferPointer(rebasing: storage[0..<1]),
-            read: UnsafeMutableRawBufferPointer(rebasing: storage[1...]))
+        try imageRead.run(on: bus, address: configuration.address)
     }
 
     private func readRegister(_ register: UInt8) throws(I2CError) -> UInt8 {

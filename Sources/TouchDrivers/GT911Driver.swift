@@ -62,10 +62,11 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
     /// The address that answered at the last `start()` (the configured one before).
     public private(set) var activeAddress: I2CAddress
 
-    /// Bytes 0–1: register 0x814E big-endian; bytes 2–4: the clear command {0x81, 0x4E, 0x00};
-    /// bytes 5…: the image.
-    private let storage: UnsafeMutableRawBufferPointer
-    private let imageLength: Int
+    /// The touch read: register 0x814E (big-endian), then the status byte and point records.
+    private let imageRead: RegisterTransfer
+    /// The acknowledgement: 0x00 written to 0x814E.
+    private let statusClear = RegisterTransfer(
+        command: [UInt8(GT911Registers.status >> 8), UInt8(GT911Registers.status & 0xFF), 0], responseLength: 0)
 
     public init(
         bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming = .system
@@ -75,18 +76,10 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
         self.lines = lines
         self.timing = timing
         activeAddress = configuration.address
-        imageLength = GT911Registers.imageLength(maxPoints: configuration.maxPoints)
-        storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 5 + imageLength, alignment: 8)
-        storage.initializeMemory(as: UInt8.self, repeating: 0)
-        let hi = UInt8(GT911Registers.status >> 8), lo = UInt8(GT911Registers.status & 0xFF)
-        storage[0] = hi
-        storage[1] = lo
-        storage[2] = hi
-        storage[3] = lo
-        storage[4] = 0
+        imageRead = RegisterTransfer(
+            command: [UInt8(GT911Registers.status >> 8), UInt8(GT911Registers.status & 0xFF)],
+            responseLength: GT911Registers.imageLength(maxPoints: configuration.maxPoints))
     }
-
-    deinit { storage.deallocate() }
 
     public var interruptInput: (any GPIOInput)? { lines.interruptInput }
 
@@ -145,9 +138,7 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
 
     /// Writes 0x00 to 0x814E (one message, no allocation).
     public func clearStatus() throws(I2CError) {
-        try bus.transfer(
-            activeAddress, write: UnsafeRawBufferPointer(rebasing: storage[2..<5]),
-            read: UnsafeMutableRawBufferPointer(start: nil, count: 0))
+        try statusClear.run(on: bus, address: activeAddress)
     }
 
     /// Reads, decodes and acknowledges one image (see the type's documentation).
@@ -186,11 +177,9 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
     }
 
     private func readOnce(at timestamp: Instant) throws(I2CError) -> GT911Report {
-        try bus.transfer(
-            activeAddress, write: UnsafeRawBufferPointer(rebasing: storage[0..<2]),
-            read: UnsafeMutableRawBufferPointer(rebasing: storage[5...]))
+        try imageRead.run(on: bus, address: activeAddress)
         return GT911Decoder.decode(
-            UnsafeRawBufferPointer(rebasing: storage[5...]), at: timestamp, maxPoints: configuration.maxPoints,
+            imageRead.response, at: timestamp, maxPoints: configuration.maxPoints,
             panelWidth: configuration.panelWidth, panelHeight: configuration.panelHeight)
     }
 }
