@@ -81,6 +81,8 @@ public final class DriverStage {
     public private(set) var state = ControllerState.starting
     /// Contacts dropped because the transform put them outside the panel.
     public private(set) var rejectedOffPanel = 0
+    /// Whether the last frame queued had fingers down.
+    public var hasContactsDown: Bool { !lastQueued.isEmpty && !lastQueued.isCancel }
     /// Reads made because the INT line signalled (the rest were polls).
     public private(set) var interruptWakeups = 0
     /// Cancels queued by the release watchdog.

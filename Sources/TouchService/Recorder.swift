@@ -1,0 +1,67 @@
+import BoardConfig
+import Logging
+import TouchCore
+import TouchRing
+import TouchTrace
+
+/// `touchwire record`: the driver half of the pipeline writing a touch trace (`formats.md` §1).
+///
+/// The controller is read exactly as `run` reads it — same driver, same orientation and
+/// calibration, same protections — and every frame the driver stage queues (a change of the
+/// contacts, or a system cancel) becomes one trace line, so a recording replays through
+/// `touchwire replay` to the gestures the service would have seen.
+public final class Recorder {
+    public let driver: DriverStage
+    public let frames: FrameQueue
+    public let writer: TraceFileWriter
+    /// The polling period when no INT line is used.
+    public let pollIntervalMicroseconds: Int64
+    /// Frames written so far.
+    public private(set) var framesWritten = 0
+
+    /// Opens the controller of `board` and creates `path` with the trace header.
+    public init(board: BoardDescription, path: String, logger: Logger, start: Instant) throws(ServiceError) {
+        let setup = try ControllerFactory.make(board, start: start)
+        frames = FrameQueue(capacity: 256)
+        driver = DriverStage(
+            controller: setup.controller, frames: frames, simulation: setup.simulation, transform: setup.transform,
+            protection: setup.protection, schedule: setup.schedule,
+            log: { [logger] message in logger.notice("\(message)") })
+        pollIntervalMicroseconds = setup.pollIntervalMicroseconds
+        do throws(TraceError) {
+            writer = try TraceFileWriter(
+                path: path,
+                header: TraceHeader(
+                    panelWidth: board.panel.width, panelHeight: board.panel.height,
+                    source: "touchwire record, board \(board.name)"))
+        } catch {
+            throw .output("\(error)")
+        }
+    }
+
+    /// Reads the controller once at `now` (the INT edge's instant when `edge`) and writes what it queued.
+    public func step(at now: Instant, edge: Bool = false) throws(TraceError) {
+        driver.poll(at: now, edge: edge)
+        try drain()
+    }
+
+    /// Writes every frame the driver stage has queued.
+    public func drain() throws(TraceError) {
+        while let frame = frames.poll() {
+            try writer.append(frame)
+            framesWritten += 1
+        }
+    }
+
+    /// Ends the recording: a finger still down gets a system cancel line at `now` (the recording
+    /// was cut, the finger did not lift), so the trace never leaves a touch without an end; then
+    /// the file is flushed and closed.
+    public func finish(at now: Instant) throws(TraceError) {
+        try drain()
+        if driver.hasContactsDown {
+            try writer.append(.cancel(at: now))
+            framesWritten += 1
+        }
+        try writer.close()
+    }
+}

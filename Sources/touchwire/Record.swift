@@ -1,0 +1,83 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+import TouchCore
+import TouchLinux
+import TouchService
+import TouchTrace
+
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record the board's controller to a touch trace (formats.md §1), for replay and tests.",
+        discussion: """
+            Reads the controller exactly as `run` does (same driver, orientation, calibration and \
+            protections) and writes one line per change of the contacts, until SIGINT/SIGTERM or \
+            --seconds. Replay the result with `touchwire replay FILE --board …`.
+            """)
+
+    @Option(name: .long, help: "The board file (TOML).")
+    var board: String
+
+    @Option(name: [.short, .long], help: "The trace file to write (created or truncated).")
+    var output: String
+
+    @Option(name: .long, help: "Stop after this many seconds (default: until SIGINT/SIGTERM).")
+    var seconds: Double?
+
+    func validate() throws {
+        if let seconds, !(seconds > 0) { throw ValidationError("--seconds must be positive, got \(seconds)") }
+    }
+
+    func run() throws {
+        let description = try loadBoard(board)
+        let logger = makeLogger(verbose: false)
+        let start = MonotonicClock.now()
+        let recorder: Recorder
+        do throws(ServiceError) {
+            recorder = try Recorder(board: description, path: output, logger: logger, start: start)
+        } catch {
+            throw fail("\(error)")
+        }
+        let stop = Atomic<Bool>(false)
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        var sources: [any DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM] {
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { stop.store(true, ordering: .relaxed) }
+            source.resume()
+            sources.append(source)
+        }
+        defer { sources.forEach { $0.cancel() } }
+        let deadline = seconds.map { start.advanced(byMicroseconds: Int64($0 * 1e6)) }
+        recorder.driver.start(at: start)
+        logger.info("recording \(description.name) to \(output); Ctrl-C stops")
+        do throws(TraceError) {
+            while !stop.load(ordering: .relaxed) {
+                let now = MonotonicClock.now()
+                if let deadline, now >= deadline { break }
+                if let input = recorder.driver.interruptInput {
+                    let wait = recorder.driver.pollInterval(at: now)
+                    if let edge = try? input.waitForEdge(timeoutMicroseconds: wait) {
+                        try recorder.step(at: edge.timestamp, edge: true)
+                        continue
+                    }
+                    try recorder.step(at: MonotonicClock.now())
+                    if recorder.driver.simulation != nil { usleep(UInt32(recorder.pollIntervalMicroseconds)) }
+                } else {
+                    try recorder.step(at: now)
+                    let interval =
+                        recorder.driver.simulation == nil
+                        ? recorder.driver.pollInterval(at: now) : recorder.pollIntervalMicroseconds
+                    usleep(UInt32(max(1000, interval)))
+                }
+            }
+            try recorder.finish(at: MonotonicClock.now())
+        } catch {
+            throw fail("\(error)")
+        }
+        logger.info("wrote \(recorder.framesWritten) frames to \(output)")
+    }
+}
