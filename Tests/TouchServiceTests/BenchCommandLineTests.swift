@@ -76,7 +76,7 @@ extension CommandLineTests {
         try process.run()
         defer { if process.isRunning { process.terminate() } }
         var waited = 0
-        while !FileManager.default.fileExists(atPath: file) && waited < 100 {
+        while !FileManager.default.fileExists(atPath: file) && waited < 300 {  // up to 30 s on a loaded machine
             usleep(100_000)
             waited += 1
         }
