@@ -14,7 +14,7 @@ struct Touchwire: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "touchwire",
         abstract: "Capacitive touch panel → UIKit-style gestures → GPIO, UART and JSON lines.",
-        subcommands: [Run.self, Replay.self, Validate.self, Probe.self, Status.self, Bench.self]
+        subcommands: [Run.self, Replay.self, Validate.self, Probe.self, Status.self, Bench.self, Calibrate.self]
     )
 }
 
