@@ -96,7 +96,7 @@ public enum CalibrationSolver {
         // Collinear (or coincident) presses make the 2×2 normal matrix singular. Relative test:
         // det / (sxx·syy) is sin² of the angle the presses span, scale-free.
         let det = sxx * syy - sxy * sxy
-        guard sxx > 0, syy > 0, det > 1e-6 * sxx * syy else { throw .collinear }
+        guard sxx > 0, syy > 0, det > 1e-4 * sxx * syy else { throw .collinear }
         // [b c] = [sxu syu] · inv([[sxx sxy][sxy syy]]), likewise for e, f.
         let b = (sxu * syy - syu * sxy) / det
         let c = (syu * sxx - sxu * sxy) / det

@@ -30,6 +30,9 @@ struct Calibrate: ParsableCommand {
     @Option(name: .long, help: "Reject a press whose samples lie farther than this from their median (px).")
     var maxMovement = 5.0
 
+    @Option(name: .long, help: "Refuse the fit (exit 1, nothing written) when a target is farther than this from it (px).")
+    var maxResidual = 10.0
+
     @Option(name: .long, help: "Give up when a target is not pressed within this many seconds (0: never).")
     var timeout = 120
 
@@ -99,8 +102,10 @@ struct Calibrate: ParsableCommand {
         print(
             "# residual: max \(format(fit.maxResidual)) px, rms \(format(fit.rmsResidual)) px over \(fit.residuals.count) points"
         )
-        if fit.maxResidual > 4 {
-            say("warning: a press is \(format(fit.maxResidual)) px off the fit; a target may have been missed — consider calibrating again")
+        if fit.maxResidual > maxResidual {
+            throw fail(
+                "the fit is off by \(format(fit.maxResidual)) px at one target (more than --max-residual \(format(maxResidual)));"
+                    + " a target was probably missed: calibrate again" + (write ? " (nothing written)" : ""))
         }
         guard write else { return }
         try writeCalibration(fit.calibration, say: say)
