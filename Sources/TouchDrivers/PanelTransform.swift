@@ -87,25 +87,52 @@ public struct PanelTransform: Hashable, Sendable, BitwiseCopyable {
     /// The chip's Y range (exclusive).
     @inlinable public var rawHeight: Int { swapXY ? unrotatedWidth : unrotatedHeight }
 
-    /// Panel pixels for a raw point, nil when the result lies outside the panel.
-    @inlinable public func apply(_ raw: Point) -> Point? {
+    /// Steps 1 and 2 (invert, swap): the point calibration is applied to (and what
+    /// `touchwire calibrate` fits).
+    @inlinable public func oriented(_ raw: Point) -> Point {
         var x = raw.x, y = raw.y
         if invertX { x = Double(rawWidth - 1) - x }
         if invertY { y = Double(rawHeight - 1) - y }
         if swapXY { swap(&x, &y) }
-        if let c = calibration {
-            let p = c.apply(Point(x: x, y: y))
-            x = p.x
-            y = p.y
-        }
+        return Point(x: x, y: y)
+    }
+
+    /// The inverse of `oriented`: the chip's raw point for a point after invert and swap.
+    @inlinable public func unoriented(_ p: Point) -> Point {
+        var x = p.x, y = p.y
+        if swapXY { swap(&x, &y) }
+        if invertX { x = Double(rawWidth - 1) - x }
+        if invertY { y = Double(rawHeight - 1) - y }
+        return Point(x: x, y: y)
+    }
+
+    /// Step 4 (rotation): an unrotated display point to panel pixels.
+    @inlinable public func rotated(_ p: Point) -> Point {
         let w = Double(unrotatedWidth), h = Double(unrotatedHeight)
-        let out: Point
         switch quarterTurns {
-        case 1: out = Point(x: h - 1 - y, y: x)
-        case 2: out = Point(x: w - 1 - x, y: h - 1 - y)
-        case 3: out = Point(x: y, y: w - 1 - x)
-        default: out = Point(x: x, y: y)
+        case 1: return Point(x: h - 1 - p.y, y: p.x)
+        case 2: return Point(x: w - 1 - p.x, y: h - 1 - p.y)
+        case 3: return Point(x: p.y, y: w - 1 - p.x)
+        default: return p
         }
+    }
+
+    /// The inverse of `rotated`: a panel pixel in the unrotated display, where calibration maps to.
+    @inlinable public func unrotated(_ p: Point) -> Point {
+        let w = Double(unrotatedWidth), h = Double(unrotatedHeight)
+        switch quarterTurns {
+        case 1: return Point(x: p.y, y: h - 1 - p.x)
+        case 2: return Point(x: w - 1 - p.x, y: h - 1 - p.y)
+        case 3: return Point(x: w - 1 - p.y, y: p.x)
+        default: return p
+        }
+    }
+
+    /// Panel pixels for a raw point, nil when the result lies outside the panel.
+    @inlinable public func apply(_ raw: Point) -> Point? {
+        var p = oriented(raw)
+        if let c = calibration { p = c.apply(p) }
+        let out = rotated(p)
         guard out.x.isFinite, out.y.isFinite, out.x >= 0, out.y >= 0, out.x < Double(panelWidth),
             out.y < Double(panelHeight)
         else { return nil }

@@ -39,12 +39,19 @@ public enum ControllerFactory {
         d.map { ControllerLine(id: GPIOLineID(chip: $0.chip, offset: $0.line), activeLow: $0.activeLow) }
     }
 
-    public static func make(_ board: BoardDescription, start: Instant) throws(ServiceError) -> ControllerSetup {
-        guard let c = board.controller else {
+    /// The controller of `board`, started at `start`. With `capture` (`touchwire calibrate`) the
+    /// board's calibration is dropped (the returned transform has none) and the decoders accept
+    /// the chip's full 12-bit range, so presses come through however far off the panel they
+    /// land; the caller applies only `transform.oriented` (invert, swap).
+    public static func make(_ board: BoardDescription, start: Instant, capture: Bool = false) throws(ServiceError)
+        -> ControllerSetup
+    {
+        guard var c = board.controller else {
             throw .controller("\(board.location): [controller]: missing; this board can be replayed but not run")
         }
+        if capture { c.calibration = nil }
         let transform = transform(board, c)
-        let (rawW, rawH) = rawRange(transform, calibrated: c.calibration != nil)
+        let (rawW, rawH) = rawRange(transform, calibrated: capture || c.calibration != nil)
         let protection = TouchProtection(
             releaseTimeoutMicroseconds: Int64(c.releaseTimeoutMilliseconds) * 1000,
             minContactMicroseconds: Int64(c.minContactMilliseconds) * 1000)
@@ -175,6 +182,10 @@ public enum ControllerFactory {
         switch sim.script {
         case .demo:
             return DemoScript.frames(panelWidth: board.panel.width, panelHeight: board.panel.height)
+        case .calibration:
+            guard var c = board.controller else { return [] }
+            c.calibration = nil
+            return CalibrationScript.frames(transform: transform(board, c))
         case .trace(let path):
             do throws(TraceError) {
                 return try TraceReader.read(path: path).frames

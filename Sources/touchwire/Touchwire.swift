@@ -14,7 +14,9 @@ struct Touchwire: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "touchwire",
         abstract: "Capacitive touch panel → UIKit-style gestures → GPIO, UART and JSON lines.",
-        subcommands: [Run.self, Replay.self, Record.self, Validate.self, Probe.self, Status.self, Bench.self]
+        subcommands: [
+            Run.self, Replay.self, Record.self, Validate.self, Probe.self, Calibrate.self, Status.self, Bench.self,
+        ]
     )
 }
 

@@ -12,6 +12,8 @@ enum SimulationReader {
         if let s = r.string("script", &log) {
             if s == "demo" {
                 script = .demo
+            } else if s == "calibration" {
+                script = .calibration
             } else {
                 let path = absolutePath(s, relativeTo: directory)
                 if let problem = unreadableReason(path) {

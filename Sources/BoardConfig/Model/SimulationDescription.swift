@@ -2,6 +2,9 @@
 public enum SimulationScript: Sendable, Equatable {
     /// `script = "demo"`: the built-in demo of taps.
     case demo
+    /// `script = "calibration"`: the built-in calibration presses (`CalibrationScript`): the five
+    /// `touchwire calibrate` targets pressed through a known skewed, scaled and offset panel.
+    case calibration
     /// A touch trace (`formats.md` §1); the absolute, normalised path of a file that was readable at load time.
     case trace(String)
 }

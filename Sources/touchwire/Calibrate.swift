@@ -1,0 +1,156 @@
+import ArgumentParser
+import BoardConfig
+import Foundation
+import TouchCore
+import TouchDrivers
+import TouchLinux
+import TouchService
+
+struct Calibrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Touch calibration targets, fit tslib's affine calibration, optionally write it into the board file.",
+        discussion: """
+            Prompts on stderr for each target (panel pixels, as the display shows them), reads the \
+            controller raw (the board's calibration and rotation not applied; invert/swap are), takes \
+            the median of each press and rejects a press that moved. Prints `calibration = [...]` \
+            (tslib pointercal, a6 = 65536) and the residual on stdout. On a simulated board the \
+            [simulation] script plays the presses (script = "calibration": the five targets through a \
+            known misaligned panel) on a virtual clock.
+            """)
+
+    @Option(name: .long, help: "The board file (TOML).")
+    var board: String
+
+    @Flag(name: .long, help: "Write the result into the board file's [controller] calibration key.")
+    var write = false
+
+    @Option(name: .long, help: "How many targets: 5 (tslib: corners inset 10 % and centre), 4 (corners) or 9 (3×3).")
+    var points = 5
+
+    @Option(name: .long, help: "Reject a press whose samples lie farther than this from their median (px).")
+    var maxMovement = 5.0
+
+    @Option(name: .long, help: "Refuse the fit (exit 1, nothing written) when a target is farther than this from it (px).")
+    var maxResidual = 10.0
+
+    @Option(name: .long, help: "Give up when a target is not pressed within this many seconds (0: never).")
+    var timeout = 120
+
+    func run() throws {
+        let description = try loadBoard(board)
+        guard let controller = description.controller else {
+            throw fail("\(description.location): [controller]: missing; nothing to calibrate", code: 2)
+        }
+        let simulated = controller.bus == .simulated
+        let stderr = FileHandle.standardError
+        func say(_ s: String) { stderr.write(Data((s + "\n").utf8)) }
+
+        var now = simulated ? Instant.zero : MonotonicClock.now()
+        let session: CalibrationSession
+        do throws(ServiceError) {
+            session = try CalibrationSession(
+                board: description, points: points, start: now, maxMovement: maxMovement,
+                log: { say("touchwire: " + $0) })
+        } catch {
+            throw fail("\(error)", code: 2)
+        }
+        if controller.calibration != nil {
+            say("the board's current calibration is ignored while capturing")
+        }
+        session.start(at: now)
+        say(session.prompt(for: 0))
+        var askedAt = now
+        let limit = Int64(max(0, timeout)) * 1_000_000
+        while !session.isComplete {
+            if simulated {
+                now = now.advanced(byMicroseconds: session.pollIntervalMicroseconds)
+            } else {
+                usleep(useconds_t(clamping: session.driver.pollInterval(at: now)))
+                now = MonotonicClock.now()
+            }
+            for step in session.poll(at: now) {
+                switch step {
+                case .accepted(let index, let raw, let samples):
+                    say("  \(session.targets[index].name): raw (\(format(raw.x)), \(format(raw.y))), median of \(samples) samples")
+                    if index + 1 < session.targets.count { say(session.prompt(for: index + 1)) }
+                case .rejected(let index, let reason):
+                    say("  press rejected: \(reason)")
+                    say(session.prompt(for: index))
+                }
+                askedAt = now
+            }
+            if session.isComplete { break }
+            if simulated, let world = session.driver.simulation, world.isFinished, !session.isPressed,
+                now.microseconds(since: askedAt) > 1_000_000
+            {
+                throw fail(
+                    "the simulation's script ended after \(session.currentIndex) of \(session.targets.count) targets"
+                        + " (script = \"calibration\" presses the 5 default targets)")
+            }
+            if limit > 0, !session.isPressed, now.microseconds(since: askedAt) > limit {
+                throw fail("no press on the \(session.targets[session.currentIndex].name) target within \(timeout) s")
+            }
+        }
+
+        let fit: CalibrationFit
+        do throws(CalibrationError) {
+            fit = try session.fit()
+        } catch {
+            throw fail("\(error)")
+        }
+        print("calibration = \(fit.calibration.boardFileArray)")
+        print(
+            "# residual: max \(format(fit.maxResidual)) px, rms \(format(fit.rmsResidual)) px over \(fit.residuals.count) points"
+        )
+        if fit.maxResidual > maxResidual {
+            throw fail(
+                "the fit is off by \(format(fit.maxResidual)) px at one target (more than --max-residual \(format(maxResidual)));"
+                    + " a target was probably missed: calibrate again" + (write ? " (nothing written)" : ""))
+        }
+        guard write else { return }
+        try writeCalibration(fit.calibration, say: say)
+    }
+
+    /// Rewrites the board file's calibration line in place, after checking that the new text loads.
+    func writeCalibration(_ calibration: AffineCalibration, say: (String) -> Void) throws {
+        let original: String
+        do {
+            original = try String(contentsOfFile: board, encoding: .utf8)
+        } catch {
+            throw fail("\(board): cannot read: \(error.localizedDescription)")
+        }
+        let edited: String
+        do throws(BoardEditError) {
+            edited = try BoardFileEditor.settingCalibration(calibration.boardFileArray, in: original)
+        } catch {
+            throw fail("\(board): \(error)")
+        }
+        let directory = (board as NSString).deletingLastPathComponent
+        let check: BoardDescription
+        do throws(BoardFileError) {
+            check = try BoardLoader.parse(edited, file: board, directory: directory.isEmpty ? "." : directory)
+        } catch {
+            for issue in error.issues { _ = fail(issue.description) }
+            throw fail("\(board): the edited file would not load; left unchanged")
+        }
+        guard check.controller?.calibration == calibration.pointercal else {
+            throw fail("\(board): the edited file does not carry the new calibration; left unchanged")
+        }
+        do {
+            // Not atomic on purpose: writing through the existing file keeps its owner and mode.
+            try Data(edited.utf8).write(to: URL(fileURLWithPath: board))
+        } catch {
+            throw fail("\(board): cannot write: \(error.localizedDescription)")
+        }
+        let reloaded = try loadBoard(board)
+        guard reloaded.controller?.calibration == calibration.pointercal else {
+            throw fail("\(board): re-loading the written file did not give the new calibration")
+        }
+        say("wrote calibration to \(board) ([controller] calibration); validated")
+    }
+}
+
+private func format(_ v: Double) -> String {
+    let r = (v * 100).rounded() / 100
+    return r == r.rounded() ? String(Int(r)) : "\(r)"
+}
