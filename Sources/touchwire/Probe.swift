@@ -1,4 +1,5 @@
 import ArgumentParser
+import BoardConfig
 import TouchCore
 import TouchDrivers
 import TouchLinux
@@ -21,7 +22,19 @@ struct Probe: ParsableCommand {
     @Option(name: .long, help: "With --sim: leave these chips off the bus (ft6x36, gt911, cst816s).")
     var simMissing: [String] = []
 
+    @Option(
+        name: .long,
+        help: """
+            Probe the controller a board file describes, started as `run` starts it: its reset \
+            line pulsed (and, for a GT911, its address chosen by INT) before identification.
+            """)
+    var board: String?
+
     func run() throws {
+        if let board {
+            try probeBoard(board)
+            return
+        }
         if sim {
             let bus = SimulatedI2CBus()
             if !simMissing.contains("ft6x36") { bus.attach(FT6x36Model()) }
@@ -48,6 +61,39 @@ struct Probe: ParsableCommand {
             found += ProbeScan.scan(linuxBus, name: path, busNumber: KernelDriverBinding.busNumber(path: path))
         }
         if found == 0 { throw ExitCode(1) }
+    }
+}
+
+extension Probe {
+    /// Starts the board's controller with the driver's own reset sequence and prints what answered.
+    func probeBoard(_ path: String) throws {
+        let description = try loadBoard(path)
+        guard let c = description.controller else {
+            throw fail("\(description.location): [controller]: missing; nothing to probe")
+        }
+        let setup: ControllerSetup
+        do throws(ServiceError) {
+            setup = try ControllerFactory.make(description, start: MonotonicClock.now())
+        } catch {
+            throw fail("\(error)")
+        }
+        var devicePath: String? = nil
+        if case .device(let p) = c.bus { devicePath = p }
+        let where_ = devicePath ?? "sim"
+        if let n = devicePath.flatMap({ KernelDriverBinding.busNumber(path: $0) }),
+            let binding = KernelDriverBinding.read(bus: n, address: c.address)
+        {
+            print("\(where_) \(c.address): \(binding.releaseAdvice)")
+        }
+        let resetNote = c.reset == nil ? "no reset line" : "reset pulsed on \(c.reset!.chip):\(c.reset!.line)"
+        do throws(I2CError) {
+            try setup.controller.start()
+            let identity = setup.controller.identity.map { "\($0)" } ?? "\(c.chip) at \(c.address)"
+            print("\(where_) \(c.address): \(identity) (\(resetNote))")
+        } catch {
+            print("\(where_) \(c.address): no \(c.chip) (\(error); \(resetNote))")
+            throw ExitCode(1)
+        }
     }
 }
 

@@ -133,6 +133,32 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    /// `probe --sim` finds each simulated family and reports a missing one clearly.
+    func testProbeFindsEachSimulatedChipAndReportsAMissingOne() throws {
+        let all = try run(["probe", "--sim"])
+        XCTAssertEqual(all.status, 0, all.stderr)
+        XCTAssertTrue(all.stdout.contains("sim 0x38: FT6336U at 0x38"), all.stdout)
+        XCTAssertTrue(all.stdout.contains("sim 0x5d: GT911 at 0x5d"), all.stdout)
+        XCTAssertTrue(all.stdout.contains("sim 0x15: CST816S at 0x15"), all.stdout)
+        let missing = try run(["probe", "--sim", "--sim-missing", "gt911"])
+        XCTAssertTrue(missing.stdout.contains("sim 0x5d: no Goodix GT911 (no acknowledge from I2C address 0x5d"), missing.stdout)
+        XCTAssertTrue(missing.stdout.contains("sim 0x38: FT6336U"), missing.stdout)
+    }
+
+    /// `probe --board` starts the board's controller as `run` does, pulsing its reset line first.
+    func testProbeOfABoardPulsesItsResetLine() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let text = try String(contentsOfFile: demoBoard, encoding: .utf8)
+            .replacingOccurrences(of: "bus = \"sim\"              #", with: "bus = \"sim\"\nreset = { chip = \"sim-rst\", line = 3 }  #")
+        let path = dir.appendingPathComponent("reset.toml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try run(["probe", "--board", path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(
+            result.stdout,
+            "sim 0x38: FT6336U at 0x38 (chip id 0x64, firmware 0x10, vendor 0x11) (reset pulsed on sim-rst:3)\n")
+    }
+
     func testEveryBoardInTheRepositoryValidates() throws {
         let boards = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("boards").path)
             .filter { $0.hasSuffix(".toml") }.map { repositoryRoot.appendingPathComponent("boards/\($0)").path }
