@@ -31,35 +31,7 @@ func tapThenPanTrace(panFrames: Int = 30) -> String {
 /// A simulated board with a tap and a pan recognizer, `outputs` and `bindings` appended.
 func outputBoard(directory: URL, trace: String = tapThenPanTrace(), extra: String) throws -> BoardDescription {
     try trace.write(to: directory.appendingPathComponent("t.jsonl"), atomically: true, encoding: .utf8)
-    let text = """
-        [panel]
-        width = 800
-        height = 480
-
-        [controller]
-        chip = "ft6x36"
-        bus = "sim"
-
-        [simulation]
-        script = "t.jsonl"
-        report_rate_hz = 100
-
-        [[region]]
-        name = "screen"
-        frame = [0, 0, 800, 480]
-
-        [[recognizer]]
-        name = "tap"
-        kind = "tap"
-        region = "screen"
-
-        [[recognizer]]
-        name = "pan"
-        kind = "pan"
-        region = "screen"
-
-        \(extra)
-        """
+    let text = simulatedBoardText(script: "t.jsonl", recognizers: ["tap", "pan"], extra: extra)
     return try BoardLoader.parse(text, file: "outputs.toml", directory: directory.path)
 }
 

@@ -9,33 +9,7 @@ import XCTest
 /// The threaded service and the `touchwire run` command with GPIO bindings and a UART.
 final class RunOutputsTests: XCTestCase {
     func demoBoardText(uart: String) -> String {
-        """
-        [panel]
-        width = 800
-        height = 480
-
-        [controller]
-        chip = "ft6x36"
-        bus = "sim"
-
-        [simulation]
-        script = "demo"
-        report_rate_hz = 100
-
-        [[region]]
-        name = "screen"
-        frame = [0, 0, 800, 480]
-
-        [[recognizer]]
-        name = "tap"
-        kind = "tap"
-        region = "screen"
-
-        [[recognizer]]
-        name = "pan"
-        kind = "pan"
-        region = "screen"
-
+        simulatedBoardText(script: "demo", recognizers: ["tap", "pan"]) + """
         [[output]]
         type = "uart"
         device = "\(uart)"

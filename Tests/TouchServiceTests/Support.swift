@@ -39,9 +39,11 @@ let tapTrace = """
 
     """
 
-/// A simulated board playing `script` (a file name in `directory`) with one single-tap recognizer.
-func tapBoard(script: String, directory: URL, extra: String = "") throws -> BoardDescription {
-    let text = """
+/// The text of a simulated FT6x36 board playing `script`, with one "screen" region, a
+/// recognizer per name (its kind is the name: "tap" or "pan"), and `extra` (outputs,
+/// bindings) appended.
+func simulatedBoardText(script: String, recognizers: [String], extra: String = "") -> String {
+    var text = """
         [panel]
         width = 800
         height = 480
@@ -58,14 +60,25 @@ func tapBoard(script: String, directory: URL, extra: String = "") throws -> Boar
         name = "screen"
         frame = [0, 0, 800, 480]
 
-        [[recognizer]]
-        name = "tap"
-        kind = "tap"
-        region = "screen"
-        \(extra)
         """
+    for name in recognizers {
+        text += """
+
+            [[recognizer]]
+            name = "\(name)"
+            kind = "\(name)"
+            region = "screen"
+
+            """
+    }
+    return text + "\n" + extra + "\n"
+}
+
+/// A simulated board playing `script` (a file name in `directory`) with one single-tap recognizer.
+func tapBoard(script: String, directory: URL) throws -> BoardDescription {
     do throws(BoardFileError) {
-        return try BoardLoader.parse(text, file: "test.toml", directory: directory.path)
+        return try BoardLoader.parse(
+            simulatedBoardText(script: script, recognizers: ["tap"]), file: "test.toml", directory: directory.path)
     } catch {
         throw error
     }
