@@ -60,11 +60,7 @@ public final class CST816Driver<Bus: I2CBus>: TouchController {
 
     /// Pulses reset (see the type's documentation). Does nothing without a reset line.
     public func reset() throws(GPIOError) {
-        guard lines.canReset else { return }
-        try lines.holdReset(true)
-        timing.sleep(CST816Registers.resetAssertMicroseconds)
-        try lines.holdReset(false)
-        timing.sleep(CST816Registers.resetReleaseMicroseconds)
+        try lines.pulseReset(assert: CST816Registers.resetAssertMicroseconds, release: CST816Registers.resetReleaseMicroseconds, timing: timing)
     }
 
     public func start() throws(I2CError) {

@@ -81,6 +81,17 @@ public final class ControllerLines {
     public var hasInterrupt: Bool { interrupt != nil }
 
     /// Drives reset: `true` holds the chip in reset (RSTN low on an active-low line).
+    /// The plain reset pulse: assert for `assert` µs, release, then wait `release` µs before the
+    /// chip may be addressed. Does nothing without a reset line. (GT911 interleaves INT with it and
+    /// sequences the lines itself.)
+    public func pulseReset(assert: Int64, release: Int64, timing: DriverTiming) throws(GPIOError) {
+        guard canReset else { return }
+        try holdReset(true)
+        timing.sleep(assert)
+        try holdReset(false)
+        timing.sleep(release)
+    }
+
     public func holdReset(_ active: Bool) throws(GPIOError) {
         guard let provider, let reset else { return }
         if let out = resetOutput {

@@ -149,11 +149,7 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
 
     /// Pulses the reset line when wired (timings above).
     public func reset() throws(GPIOError) {
-        guard lines.canReset else { return }
-        try lines.holdReset(true)
-        timing.sleep(Self.resetAssertMicroseconds)
-        try lines.holdReset(false)
-        timing.sleep(Self.resetReleaseMicroseconds)
+        try lines.pulseReset(assert: Self.resetAssertMicroseconds, release: Self.resetReleaseMicroseconds, timing: timing)
     }
 
     /// Writes PERIOD_ACTIVE (0x88), the report rate in Active mode (EDT `M12_REGISTER_REPORT_RATE`).
