@@ -89,21 +89,7 @@ final class EndToEndTests: XCTestCase {
     /// The threaded service: started, prints the demo's first gesture, stops cleanly on request.
     func testThreadedServiceRunsAndStops() throws {
         let board = try BoardLoader.load(path: repositoryRoot.appendingPathComponent("boards/sim-demo.toml").path)
-        let stdout = CollectingSink()
-        let service = try Service(board: board, logger: quietLogger, stdout: stdout)
-        let finished = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            service.run()
-            finished.signal()
-        }
-        thread.start()
-        // The demo's first tap is recognized about 0.4 s in; allow a very slow machine 30 s.
-        let deadline = Date().addingTimeInterval(30)
-        while stdout.lines.isEmpty && Date() < deadline { usleep(20_000) }
-        service.stop()
-        XCTAssertEqual(finished.wait(timeout: .now() + 30), .success, "run() did not return after stop()")
-        XCTAssertTrue(stdout.lines.first?.contains(#""recognizer":"tap""#) ?? false, "got \(stdout.lines)")
-        XCTAssertFalse(service.engine.hasTouchesDown)
+        _ = try runThreadedUntilFirstEvent(board)
     }
 }
 
@@ -117,6 +103,18 @@ extension EndToEndTests {
         XCTAssertTrue(text.contains("sim-int"))
         let board = try BoardLoader.parse(text, file: "int.toml", directory: repositoryRoot.appendingPathComponent("boards").path)
         XCTAssertNotNil(board.controller?.interrupt)
+        let (service, _) = try runThreadedUntilFirstEvent(board)
+        XCTAssertNotNil(service.driver.interruptInput, "the sim board's INT line is wired")
+        XCTAssertGreaterThan(service.driver.interruptWakeups, 0, "reads followed INT edges")
+    }
+}
+
+extension EndToEndTests {
+    /// Runs `board`'s service on its own threads until the first event line, stops it, and checks
+    /// that `run()` returned, the first event is the demo's tap, and no touch is left down.
+    func runThreadedUntilFirstEvent(
+        _ board: BoardDescription, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> (Service, CollectingSink) {
         let stdout = CollectingSink()
         let service = try Service(board: board, logger: quietLogger, stdout: stdout)
         let finished = DispatchSemaphore(value: 0)
@@ -125,14 +123,16 @@ extension EndToEndTests {
             finished.signal()
         }
         thread.start()
+        // The demo's first tap is recognized about 0.4 s in; allow a very slow machine 30 s.
         let deadline = Date().addingTimeInterval(30)
         while stdout.lines.isEmpty && Date() < deadline { usleep(20_000) }
         service.stop()
-        XCTAssertEqual(finished.wait(timeout: .now() + 30), .success, "run() did not return after stop()")
-        XCTAssertTrue(stdout.lines.first?.contains(#""recognizer":"tap""#) ?? false, "got \(stdout.lines)")
-        XCTAssertFalse(service.engine.hasTouchesDown)
-        XCTAssertNotNil(service.driver.interruptInput, "the sim board's INT line is wired")
-        XCTAssertGreaterThan(service.driver.interruptWakeups, 0, "reads followed INT edges")
+        XCTAssertEqual(
+            finished.wait(timeout: .now() + 30), .success, "run() did not return after stop()", file: file, line: line)
+        XCTAssertTrue(
+            stdout.lines.first?.contains(#""recognizer":"tap""#) ?? false, "got \(stdout.lines)", file: file, line: line)
+        XCTAssertFalse(service.engine.hasTouchesDown, file: file, line: line)
+        return (service, stdout)
     }
 }
 
