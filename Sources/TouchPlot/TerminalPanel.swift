@@ -67,7 +67,17 @@ public struct TerminalPanel: Sendable {
                 }
             }
             for (r, c) in [(r0, c0), (r0, c1), (r1, c0), (r1, c1)] { grid[r][c] = corner }
+        }
+        // Names after the outlines, so a region sharing an edge with its parent keeps both names
+        // ("+screen-panel----+"): a name starts after any name already written on that edge.
+        let border: Set<Character> = ["-", "=", "+", "#", "|", "!", " "]
+        for outline in outlines {
+            let (c0, r0) = cell(Point(x: outline.frame.x, y: outline.frame.y))
+            let right = outline.frame.x + outline.frame.width
+            let (c1, _) = cell(Point(x: right - panelWidth / Double(columns) / 2, y: outline.frame.y))
             var c = c0 + 1
+            while c < c1 && !border.contains(grid[r0][c]) { c += 1 }
+            if c > c0 + 1 { c += 1 }
             for ch in outline.name where c < c1 {
                 grid[r0][c] = ch
                 c += 1

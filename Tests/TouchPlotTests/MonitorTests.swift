@@ -4,6 +4,7 @@ import TouchCore
 import TouchLinux
 import TouchOutputs
 import TouchPlot
+import TouchSimulation
 import TouchTrace
 import XCTest
 
@@ -31,7 +32,8 @@ final class MonitorTests: XCTestCase {
         XCTAssertEqual(lines[0], "+screen" + String(repeating: "-", count: 32) + "+")
         XCTAssertEqual(lines[11].first, "+")
         XCTAssertEqual(Array(lines[6])[20...29].map { String($0) }.joined(), "#ok======#")
-        XCTAssertEqual(Array(lines[8])[20], "!")
+        XCTAssertEqual(Array(lines[7])[20], "!")
+        XCTAssertEqual(Array(lines[7])[29], "!")
         XCTAssertEqual(Array(lines[3])[5], "3", "touch id 3 at (100, 120)")
         XCTAssertEqual(Array(lines[1])[35], "*")
     }
@@ -107,9 +109,13 @@ final class MonitorTests: XCTestCase {
         }
         XCTAssertNotNil(touching, result.screens.last ?? "")
         let last = try XCTUnwrap(result.screens.last)
-        XCTAssertTrue(last.contains("tap recognized at (400, 240)"), last)
+        // Where the tap was recognized: the tap's last sample (the demo jitters ±1 px).
+        let frames = DemoScript.frames(panelWidth: 800, panelHeight: 480)
+        let down = try XCTUnwrap(frames.firstIndex { !$0.isEmpty })
+        let place = frames[down...].prefix { !$0.isEmpty }.last![0].position
+        XCTAssertTrue(last.contains("t 0.880 s  tap recognized at (\(Int(place.x)), \(Int(place.y)))"), last)
         XCTAssertTrue(last.contains("frames/s 100"), last)
-        XCTAssertTrue(last.contains(":+screen"), last)
+        XCTAssertTrue(last.contains(":+screen-panel--"), last)
         XCTAssertTrue(last.contains("#button"), last)
         XCTAssertFalse(last.contains("(none yet)"))
     }
