@@ -44,7 +44,9 @@ public struct UnixStreamConnection: ~Copyable, Sendable {
             for (i, b) in bytes.enumerated() { raw[i] = b }
         }
         let fd: CInt
-        switch valueOrErrno(retryOnInterrupt: true, { socket(AF_UNIX, CInt(SOCK_STREAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0) }) {
+        switch valueOrErrno(
+            retryOnInterrupt: true, { socket(AF_UNIX, CInt(SOCK_STREAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0) })
+        {
         case .success(let s): fd = s
         case .failure(let e): throw .failed(path: path, operation: "socket", errno: e)
         }

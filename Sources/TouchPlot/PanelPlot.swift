@@ -44,7 +44,9 @@ public enum PanelPlot {
         let span = window.resolved(in: recording)
         var svg = SVGWriter(
             width: legendX + 310, height: height,
-            title: "touchwire plot: \(recording.source), \(SVGWriter.seconds(span.from))–\(SVGWriter.seconds(span.to)) s")
+            title:
+                "touchwire plot: \(recording.source), "
+                + "\(SVGWriter.seconds(span.from))–\(SVGWriter.seconds(span.to)) s")
 
         func px(_ p: Point) -> (Double, Double) { (left + p.x * scale, top + p.y * scale) }
 
@@ -104,7 +106,8 @@ public enum PanelPlot {
                 nextTick = (s.time - start) / 100_000 * 100_000 + start + 100_000
             }
             let first = points[0]
-            svg.label("#\(stroke.ordinal) \(SVGWriter.seconds(start)) s", x: first.0 + 5, y: first.1 - 5, [("fill", colour)])
+            svg.label(
+                "#\(stroke.ordinal) \(SVGWriter.seconds(start)) s", x: first.0 + 5, y: first.1 - 5, [("fill", colour)])
             if stroke.cancelled, let last = points.last {
                 svg.label("cancelled", x: last.0 + 5, y: last.1 + 12, [("fill", cancelled)])
             }

@@ -50,7 +50,8 @@ public struct TerminalPanel: Sendable {
             let (c0, r0) = cell(Point(x: outline.frame.x, y: outline.frame.y))
             let right = outline.frame.x + outline.frame.width
             let bottom = outline.frame.y + outline.frame.height
-            let (c1, r1) = cell(Point(x: right - panelWidth / Double(columns) / 2, y: bottom - panelHeight / Double(rows) / 2))
+            let (c1, r1) = cell(
+                Point(x: right - panelWidth / Double(columns) / 2, y: bottom - panelHeight / Double(rows) / 2))
             let horizontal: Character = outline.isControl ? "=" : "-"
             let vertical: Character = outline.isControl ? "!" : "|"
             let corner: Character = outline.isControl ? "#" : "+"

@@ -147,7 +147,10 @@ public enum TimelinePlot {
         let height = axisY + 70
         var svg = SVGWriter(
             width: x0 + plotWidth + 90, height: height,
-            title: "touchwire plot --timeline: \(recording.source), \(SVGWriter.seconds(span.from))–\(SVGWriter.seconds(span.to)) s")
+            title:
+                "touchwire plot --timeline: \(recording.source), "
+                + "\(SVGWriter.seconds(span.from))–\(SVGWriter.seconds(span.to)) s"
+        )
         svg.label(
             "\(recording.source.isEmpty ? "trace" : recording.source) — recognizer states, "
                 + "\(SVGWriter.seconds(span.from))–\(SVGWriter.seconds(span.to)) s",
@@ -231,7 +234,8 @@ public enum TimelinePlot {
         svg.open("g", [("class", "legend")])
         var lx = x0
         for (phase, text) in [
-            (Phase.possible, "possible"), (.began, "began"), (.changed, "changed"), (.waiting(""), "waiting for X to fail"),
+            (Phase.possible, "possible"), (.began, "began"), (.changed, "changed"),
+            (.waiting(""), "waiting for X to fail"),
         ] {
             svg.rect(x: lx, y: ly - 9, width: 18, height: 10, fill: phase.fill)
             svg.label(text, x: lx + 22, y: ly)

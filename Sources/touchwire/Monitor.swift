@@ -34,14 +34,18 @@ struct Monitor: ParsableCommand {
     @Option(name: .long, help: "Stop after this many controller reads (or socket events).")
     var frames: Int?
 
-    @Flag(name: .long, help: "Simulated boards only: a virtual clock that advances one poll period per read, no sleeping.")
+    @Flag(
+        name: .long, help: "Simulated boards only: a virtual clock that advances one poll period per read, no sleeping."
+    )
     var virtualClock = false
 
     @Option(name: .long, help: "Width of the panel drawing in characters.")
     var columns: Int = 64
 
     func validate() throws {
-        guard (20...10_000).contains(refreshMs) else { throw ValidationError("--refresh-ms must be 20…10000, got \(refreshMs)") }
+        guard (20...10_000).contains(refreshMs) else {
+            throw ValidationError("--refresh-ms must be 20…10000, got \(refreshMs)")
+        }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1, got \(frames)") }
         guard (16...400).contains(columns) else { throw ValidationError("--columns must be 16…400, got \(columns)") }
     }
@@ -129,7 +133,8 @@ struct Monitor: ParsableCommand {
                 let rate = Double(received - countAtRefresh) / (Double(max(elapsed, 1)) / 1e6)
                 countAtRefresh = received
                 refreshAt = now
-                let latency = lastLatency.map { "frame read → here \(MonitorScreen.milliseconds($0)) ms" } ?? "no event yet"
+                let latency =
+                    lastLatency.map { "frame read → here \(MonitorScreen.milliseconds($0)) ms" } ?? "no event yet"
                 show(
                     MonitorScreen(
                         title: "touchwire monitor — \(board.name), service stream \(connection.path)",
@@ -222,7 +227,12 @@ struct Monitor: ParsableCommand {
                 now = now.advanced(byMicroseconds: setup.pollIntervalMicroseconds)
             } else {
                 if driver.interruptInput == nil {
-                    usleep(UInt32(max(1000, driver.simulation == nil ? driver.pollInterval(at: now) : setup.pollIntervalMicroseconds)))
+                    usleep(
+                        UInt32(
+                            max(
+                                1000,
+                                driver.simulation == nil ? driver.pollInterval(at: now) : setup.pollIntervalMicroseconds
+                            )))
                 }
                 now = MonotonicClock.now()
             }

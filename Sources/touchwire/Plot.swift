@@ -54,7 +54,8 @@ struct Plot: ParsableCommand {
         }
         let recording = PlotRecording.record(trace: parsed, engine: engine)
         let window = PlotWindow(from: from, to: to)
-        let svg = timeline
+        let svg =
+            timeline
             ? TimelinePlot.render(recording, window: window) : PanelPlot.render(recording, window: window)
         if output == "-" {
             FileHandle.standardOutput.write(Data(svg.utf8))

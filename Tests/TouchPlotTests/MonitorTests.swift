@@ -57,7 +57,9 @@ final class MonitorTests: XCTestCase {
     }
 
     /// The screens the monitor wrote to a pseudo-terminal, split at each clear-screen.
-    func runMonitorUnderPseudoTerminal(_ arguments: [String]) throws -> (status: Int32, screens: [String], stderr: String) {
+    func runMonitorUnderPseudoTerminal(_ arguments: [String]) throws -> (
+        status: Int32, screens: [String], stderr: String
+    ) {
         let terminal = try PseudoTerminal()
         let subordinate = try XCTUnwrap(FileHandle(forUpdatingAtPath: terminal.subordinatePath))
         let process = Process()
@@ -88,7 +90,9 @@ final class MonitorTests: XCTestCase {
         try subordinate.close()
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let text = String(decoding: output, as: UTF8.self)
-        return (process.terminationStatus, text.components(separatedBy: MonitorScreen.clear).filter { !$0.isEmpty }, stderr)
+        return (
+            process.terminationStatus, text.components(separatedBy: MonitorScreen.clear).filter { !$0.isEmpty }, stderr
+        )
     }
 
     func testMonitorShowsASimulatedTapUnderAPseudoTerminal() throws {
@@ -132,16 +136,18 @@ final class MonitorTests: XCTestCase {
             for (i, b) in path.utf8.enumerated() { raw[i] = b }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         XCTAssertEqual(bound, 0)
         XCTAssertEqual(listen(listener, 1), 0)
-        let lines = """
-            {"t_us":1000,"recognizer":"tap","kind":"tap","state":"recognized","region":"screen","x":400.0,"y":240.0,"touches":1,"taps":1}
-            {"t_us":2000,"region":"screen","delivery":"began","touch":0}
-            {"t_us":3000,"recognizer":"pan","kind":"pan","state":"began","region":"panel","x":160.0,"y":240.0,"touches":1,"translation_x":0.0,"translation_y":0.0,"velocity_x":0.0,"velocity_y":0.0}
-
-            """
+        let lines =
+            #"{"t_us":1000,"recognizer":"tap","kind":"tap","state":"recognized","region":"screen","x":400.0,"#
+            + #""y":240.0,"touches":1,"taps":1}"# + "\n"
+            + #"{"t_us":2000,"region":"screen","delivery":"began","touch":0}"# + "\n"
+            + #"{"t_us":3000,"recognizer":"pan","kind":"pan","state":"began","region":"panel","x":160.0,"y":240.0,"#
+            + #""touches":1,"translation_x":0.0,"translation_y":0.0,"velocity_x":0.0,"velocity_y":0.0}"# + "\n"
         let server = DispatchQueue(label: "server")
         server.async {
             let client = accept(listener, nil, nil)
@@ -149,7 +155,9 @@ final class MonitorTests: XCTestCase {
             _ = lines.withCString { write(client, $0, strlen($0)) }
             close(client)
         }
-        let result = try runMonitorUnderPseudoTerminal(["--board", "boards/sim-demo.toml", "--socket", path, "--frames", "2"])
+        let result = try runMonitorUnderPseudoTerminal([
+            "--board", "boards/sim-demo.toml", "--socket", path, "--frames", "2",
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let last = try XCTUnwrap(result.screens.last)
         XCTAssertTrue(last.contains("service stream \(path)"), last)

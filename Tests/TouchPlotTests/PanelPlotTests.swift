@@ -55,7 +55,9 @@ final class PanelPlotTests: XCTestCase {
     func testSwipeAndPanGetArrows() throws {
         // A fast stroke to the right: a swipe (direction arrow) and a pan (velocity arrows).
         var text = #"{"touchwire_trace":1,"panel":{"width":400,"height":200}}"# + "\n"
-        for i in 0...10 { text += #"{"t_us":\#(100_000 + i * 10_000),"contacts":[{"id":0,"x":\#(50 + i * 20),"y":100}]}"# + "\n" }
+        for i in 0...10 {
+            text += #"{"t_us":\#(100_000 + i * 10_000),"contacts":[{"id":0,"x":\#(50 + i * 20),"y":100}]}"# + "\n"
+        }
         text += #"{"t_us":210000,"contacts":[]}"# + "\n"
         let trace = try TraceReader.parse(text: text, name: "swipe")
         let board = try BoardLoader.parse(
@@ -106,7 +108,9 @@ final class PanelPlotTests: XCTestCase {
         XCTAssertTrue(
             svg == committed,
             "docs/img/demo-trace.svg is stale; regenerate it with: touchwire plot \(ReadmePicture.trace) "
-                + "--board \(ReadmePicture.board) --from \(ReadmePicture.from) --to \(ReadmePicture.to) -o \(ReadmePicture.svg)")
+                + "--board \(ReadmePicture.board) --from \(ReadmePicture.from) --to \(ReadmePicture.to) "
+                + "-o \(ReadmePicture.svg)"
+        )
         XCTAssertLessThan(committed.utf8.count, 100_000, "small enough to attach to a bug report")
         let elements = parseXML(committed)
         XCTAssertEqual(elements.filter { $0.1["class"] == "touch" }.count, 4)
@@ -121,7 +125,8 @@ final class PanelPlotTests: XCTestCase {
         }
         let dir = try makeTemporaryDirectory(self)
         let png = dir.appendingPathComponent("demo.png").path
-        let render = try runProcess(rsvg, [plotRepositoryRoot.appendingPathComponent(ReadmePicture.svg).path, "-o", png])
+        let render = try runProcess(
+            rsvg, [plotRepositoryRoot.appendingPathComponent(ReadmePicture.svg).path, "-o", png])
         XCTAssertEqual(render.status, 0, render.stderr)
         let ppm = try runProcess(pngtopnm, ["-mix", "-background", "white", png])
         XCTAssertEqual(ppm.status, 0, ppm.stderr)
@@ -154,7 +159,9 @@ struct PPM {
         var i = 2
         guard bytes.count > 2, bytes[0] == UInt8(ascii: "P"), bytes[1] == UInt8(ascii: "6") else { return nil }
         while fields.count < 3 && i < bytes.count {
-            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 {
+                i += 1
+            }
             if i < bytes.count, bytes[i] == UInt8(ascii: "#") {
                 while i < bytes.count, bytes[i] != 0x0A { i += 1 }
                 continue

@@ -20,7 +20,10 @@ final class PlotCommandTests: XCTestCase {
         XCTAssertTrue(written == committed, "the command makes the README picture")
         let timeline = try runProcess(
             touchwireExecutable().path,
-            ["plot", ReadmePicture.trace, "--board", ReadmePicture.board, "--from", "36400000", "--to", "42200000", "--timeline"])
+            [
+                "plot", ReadmePicture.trace, "--board", ReadmePicture.board, "--from", "36400000", "--to", "42200000",
+                "--timeline",
+            ])
         XCTAssertEqual(timeline.status, 0, timeline.stderr)
         let svg = String(decoding: timeline.stdout, as: UTF8.self)
         _ = parseXML(svg)
@@ -30,7 +33,8 @@ final class PlotCommandTests: XCTestCase {
 
     func testBadInputGetsOneClearError() throws {
         let backwards = try runProcess(
-            touchwireExecutable().path, ["plot", ReadmePicture.trace, "--board", ReadmePicture.board, "--from", "5", "--to", "1"])
+            touchwireExecutable().path,
+            ["plot", ReadmePicture.trace, "--board", ReadmePicture.board, "--from", "5", "--to", "1"])
         XCTAssertNotEqual(backwards.status, 0)
         XCTAssertTrue(backwards.stderr.contains("--to (1) is before --from (5)"), backwards.stderr)
         let missing = try runProcess(

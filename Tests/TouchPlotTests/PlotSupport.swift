@@ -1,8 +1,5 @@
 import BoardConfig
 import Foundation
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
 import Gestures
 import TouchOutputs
 import TouchPlot
@@ -10,6 +7,10 @@ import TouchService
 import TouchSimulation
 import TouchTrace
 import XCTest
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// The repository root, found from this file's path.
 let plotRepositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -84,7 +85,8 @@ func touchwireExecutable() -> URL {
         bundle, bundle.deletingLastPathComponent(), bundle.appendingPathComponent("debug"),
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
     ]
-    for dir in candidates where FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("touchwire").path) {
+    for dir in candidates
+    where FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("touchwire").path) {
         return dir.appendingPathComponent("touchwire")
     }
     return bundle.appendingPathComponent("touchwire")
@@ -124,7 +126,8 @@ func runProcess(_ executable: String, _ arguments: [String]) throws -> ProcessRe
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     group.wait()
     process.waitUntilExit()
-    return ProcessResult(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData.data, as: UTF8.self))
+    return ProcessResult(
+        status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData.data, as: UTF8.self))
 }
 
 func makeTemporaryDirectory(_ test: XCTestCase) throws -> URL {
