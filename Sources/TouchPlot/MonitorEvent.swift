@@ -32,6 +32,19 @@ public struct MonitorEvent: Sendable, Equatable {
             direction: value(of: "direction", in: line) ?? "")
     }
 
+    /// Appends `event` to the last-gestures list `recent`, keeping at most `limit`. A `changed`
+    /// right after a `changed` of the same recognizer replaces it, so a running pan is one line.
+    public static func append(_ event: MonitorEvent, to recent: inout [MonitorEvent], limit: Int = 8) {
+        if event.state == "changed", let last = recent.last, last.state == "changed",
+            last.recognizer == event.recognizer
+        {
+            recent[recent.count - 1] = event
+        } else {
+            recent.append(event)
+        }
+        if recent.count > limit { recent.removeFirst(recent.count - limit) }
+    }
+
     /// "t 1.234 s  tap recognized at (400, 240)".
     public var summary: String {
         var s = "t \(SVGWriter.seconds(time)) s  \(recognizer) \(state)"

@@ -123,8 +123,7 @@ struct Monitor: ParsableCommand {
                 guard let event = MonitorEvent.parse(line[...]) else { continue }
                 received += 1
                 lastLatency = MonotonicClock.now().microseconds - event.time
-                recent.append(event)
-                if recent.count > 8 { recent.removeFirst() }
+                MonitorEvent.append(event, to: &recent)
                 if let frames, received >= frames { closed = true }
             }
             let now = MonotonicClock.now()
@@ -180,11 +179,15 @@ struct Monitor: ParsableCommand {
         while !stop.load(ordering: .relaxed) {
             if let frames, reads >= frames { break }
             var changed = false
-            if let input = driver.interruptInput, !virtualClock,
-                let edge = try? input.waitForEdge(timeoutMicroseconds: driver.pollInterval(at: now))
-            {
-                now = edge.timestamp
-                driver.poll(at: now, edge: true)
+            if let input = driver.interruptInput, !virtualClock {
+                // As `run` reads it: at the INT edge's instant, or on the poll period's timeout.
+                if let edge = try? input.waitForEdge(timeoutMicroseconds: driver.pollInterval(at: now)) {
+                    now = edge.timestamp
+                    driver.poll(at: now, edge: true)
+                } else {
+                    now = MonotonicClock.now()
+                    driver.poll(at: now)
+                }
             } else {
                 driver.poll(at: now)
             }
@@ -242,12 +245,11 @@ struct Monitor: ParsableCommand {
     /// Moves the sink's events into `recent` (the last eight, as the monitor shows them).
     func take(_ sink: RecordingSink, _ names: EventNames, into recent: inout [MonitorEvent]) {
         for e in sink.events {
-            recent.append(
-                MonitorEvent(
-                    time: e.time.microseconds, recognizer: names.recognizerName(for: e), state: e.state.description,
-                    location: e.location, direction: e.kind == .swipe ? e.direction.name : ""))
+            let event = MonitorEvent(
+                time: e.time.microseconds, recognizer: names.recognizerName(for: e), state: e.state.description,
+                location: e.location, direction: e.kind == .swipe ? e.direction.name : "")
+            MonitorEvent.append(event, to: &recent)
         }
-        if recent.count > 8 { recent.removeFirst(recent.count - 8) }
         sink.removeAll()
     }
 }

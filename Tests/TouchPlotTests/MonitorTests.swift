@@ -56,6 +56,21 @@ final class MonitorTests: XCTestCase {
         XCTAssertNil(MonitorEvent.parse("garbage"[...]))
     }
 
+    func testARunningPanIsOneLineOfTheLastGestures() {
+        var recent: [MonitorEvent] = []
+        func event(_ t: Int64, _ name: String, _ state: String) -> MonitorEvent {
+            MonitorEvent(time: t, recognizer: name, state: state, location: Point(x: Double(t), y: 0))
+        }
+        MonitorEvent.append(event(1, "pan", "began"), to: &recent)
+        for t in 2...50 { MonitorEvent.append(event(Int64(t), "pan", "changed"), to: &recent) }
+        MonitorEvent.append(event(51, "pan", "ended"), to: &recent)
+        XCTAssertEqual(recent.map(\.state), ["began", "changed", "ended"])
+        XCTAssertEqual(recent[1].time, 50, "the latest changed replaces the earlier ones")
+        for t in 100...120 { MonitorEvent.append(event(Int64(t), "tap", "recognized"), to: &recent, limit: 8) }
+        XCTAssertEqual(recent.count, 8)
+        XCTAssertEqual(recent.last?.time, 120)
+    }
+
     /// The screens the monitor wrote to a pseudo-terminal, split at each clear-screen.
     func runMonitorUnderPseudoTerminal(_ arguments: [String]) throws -> (
         status: Int32, screens: [String], stderr: String
