@@ -68,7 +68,8 @@ let package = Package(
         .executableTarget(
             name: "touchwire",
             dependencies: [
-                "TouchService", "BoardConfig", "TouchCore", "TouchPlot", "TouchLinux", "TouchRing", "Gestures", "TouchOutputs",
+                "TouchService", "BoardConfig", "TouchCore", "TouchPlot", "TouchLinux", "TouchRing", "Gestures",
+                "TouchOutputs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
