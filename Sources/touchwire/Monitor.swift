@@ -204,6 +204,12 @@ struct Monitor: ParsableCommand {
                 take(sink, names, into: &recent)
             }
             engine.advance(to: now)
+            if !sink.events.isEmpty && !virtualClock {
+                // Timer-fired events (a tap after its double-tap window): from this loop's read.
+                let latency = MonotonicClock.now().microseconds(since: now)
+                latencyLast = latency
+                latencyMax = max(latencyMax, latency)
+            }
             take(sink, names, into: &recent)
             let elapsed = now.microseconds(since: refreshAt)
             if elapsed >= Int64(refreshMs) * 1000 || (virtualClock && changed) || reads == frames {
