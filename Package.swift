@@ -52,6 +52,9 @@ let package = Package(
             name: "BoardConfig",
             dependencies: ["TouchCore", "Gestures", "TOMLKit"]
         ),
+        /// Pictures of what the panel saw: a deterministic SVG writer, the panel and timeline plots,
+        /// and the character panel of `touchwire monitor`. Pure: no I/O, no clock.
+        .target(name: "TouchPlot", dependencies: ["TouchCore", "Gestures", "TouchTrace"]),
         /// The running service: driver thread → ring → recognizer thread → output thread.
         .target(
             name: "TouchService",
@@ -65,7 +68,8 @@ let package = Package(
         .executableTarget(
             name: "touchwire",
             dependencies: [
-                "TouchService", "BoardConfig", "TouchCore",
+                "TouchService", "BoardConfig", "TouchCore", "TouchPlot", "TouchLinux", "TouchRing", "Gestures",
+                "TouchOutputs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -80,6 +84,13 @@ let package = Package(
             ],
             path: "Benchmarks/TouchwireBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .testTarget(
+            name: "TouchPlotTests",
+            dependencies: [
+                "touchwire", "TouchPlot", "TouchService", "TouchOutputs", "TouchLinux", "TouchTrace", "Gestures",
+                "BoardConfig", "TouchCore", "TouchSimulation",
+            ]
         ),
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore"]),
         .testTarget(name: "TouchRingTests", dependencies: ["TouchRing"]),

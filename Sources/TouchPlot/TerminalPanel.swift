@@ -1,0 +1,141 @@
+import TouchCore
+
+/// The panel drawn with characters for `touchwire monitor`: region outlines, touches and the
+/// places where the last gestures happened, on a grid of `columns` × `rows` cells.
+///
+/// Pure: the same input gives the same lines. Outlines use `+ - |` (controls `# = !`), a region's
+/// name is written into its top edge, a touch is its tracking id's last digit, and a gesture
+/// mark is its character (`*` by default). Later layers win: regions, then marks, then touches.
+public struct TerminalPanel: Sendable {
+    /// One region outline.
+    public struct Outline: Sendable, Equatable {
+        public var name: String
+        public var frame: Rect
+        public var isControl: Bool
+        public init(name: String, frame: Rect, isControl: Bool) {
+            self.name = name
+            self.frame = frame
+            self.isControl = isControl
+        }
+    }
+
+    public var panelWidth: Double
+    public var panelHeight: Double
+    public var columns: Int
+    public var rows: Int
+    public var outlines: [Outline]
+
+    /// A grid for a `panelWidth` × `panelHeight` px panel; `rows` 0 picks the rows that keep the
+    /// panel's aspect ratio with terminal cells twice as tall as wide.
+    public init(panelWidth: Double, panelHeight: Double, columns: Int = 64, rows: Int = 0, outlines: [Outline]) {
+        self.panelWidth = max(panelWidth, 1)
+        self.panelHeight = max(panelHeight, 1)
+        self.columns = max(columns, 8)
+        let natural = Int((Double(self.columns) * self.panelHeight / self.panelWidth / 2).rounded())
+        self.rows = rows > 0 ? rows : min(max(natural, 4), 40)
+        self.outlines = outlines
+    }
+
+    /// The cell (column, row) of a panel position, clamped to the grid.
+    public func cell(_ p: Point) -> (column: Int, row: Int) {
+        let c = Int((p.x / panelWidth * Double(columns)).rounded(.down))
+        let r = Int((p.y / panelHeight * Double(rows)).rounded(.down))
+        return (min(max(c, 0), columns - 1), min(max(r, 0), rows - 1))
+    }
+
+    /// The grid's lines (each exactly `columns` characters).
+    public func render(touches: [Contact], marks: [(position: Point, symbol: Character)] = []) -> [String] {
+        var grid = [[Character]](repeating: [Character](repeating: " ", count: columns), count: rows)
+        for outline in outlines {
+            let (c0, r0) = cell(Point(x: outline.frame.x, y: outline.frame.y))
+            let right = outline.frame.x + outline.frame.width
+            let bottom = outline.frame.y + outline.frame.height
+            let (c1, r1) = cell(
+                Point(x: right - panelWidth / Double(columns) / 2, y: bottom - panelHeight / Double(rows) / 2))
+            let horizontal: Character = outline.isControl ? "=" : "-"
+            let vertical: Character = outline.isControl ? "!" : "|"
+            let corner: Character = outline.isControl ? "#" : "+"
+            if c1 > c0 {
+                for c in c0...c1 {
+                    grid[r0][c] = horizontal
+                    grid[r1][c] = horizontal
+                }
+            }
+            if r1 > r0 {
+                for r in r0...r1 {
+                    grid[r][c0] = vertical
+                    grid[r][c1] = vertical
+                }
+            }
+            for (r, c) in [(r0, c0), (r0, c1), (r1, c0), (r1, c1)] { grid[r][c] = corner }
+        }
+        // Names after the outlines, so a region sharing an edge with its parent keeps both names
+        // ("+screen-panel----+"): a name starts after any name already written on that edge.
+        let border: Set<Character> = ["-", "=", "+", "#", "|", "!", " "]
+        for outline in outlines {
+            let (c0, r0) = cell(Point(x: outline.frame.x, y: outline.frame.y))
+            let right = outline.frame.x + outline.frame.width
+            let (c1, _) = cell(Point(x: right - panelWidth / Double(columns) / 2, y: outline.frame.y))
+            var c = c0 + 1
+            while c < c1 && !border.contains(grid[r0][c]) { c += 1 }
+            if c > c0 + 1 { c += 1 }
+            for ch in outline.name where c < c1 {
+                grid[r0][c] = ch
+                c += 1
+            }
+        }
+        for mark in marks {
+            let (c, r) = cell(mark.position)
+            grid[r][c] = mark.symbol
+        }
+        for touch in touches {
+            let (c, r) = cell(touch.position)
+            grid[r][c] = Character(String(touch.id % 10))
+        }
+        return grid.map { String($0) }
+    }
+}
+
+/// One whole monitor screen: a title, the panel in a frame, the figures and the last gestures.
+public struct MonitorScreen: Sendable {
+    /// ANSI: cursor home and clear screen, written before each screen.
+    public static let clear = "\u{1B}[H\u{1B}[2J"
+
+    public var title: String
+    public var panel: [String]
+    /// e.g. "frames/s 100.0   read→write 0.12 ms (max 0.40 ms)".
+    public var figures: String
+    /// The last gestures, oldest first.
+    public var gestures: [String]
+
+    public init(title: String, panel: [String], figures: String, gestures: [String]) {
+        self.title = title
+        self.panel = panel
+        self.figures = figures
+        self.gestures = gestures
+    }
+
+    /// The screen as text, lines ending in "\r\n" (correct on a raw terminal too).
+    public func render() -> String {
+        var lines = [title]
+        let width = panel.first?.count ?? 0
+        let edge = "." + String(repeating: "-", count: width) + "."
+        lines.append(edge)
+        lines.append(contentsOf: panel.map { ":" + $0 + ":" })
+        lines.append(edge)
+        lines.append(figures)
+        lines.append("last gestures:")
+        lines.append(contentsOf: gestures.isEmpty ? ["  (none yet)"] : gestures.map { "  " + $0 })
+        return MonitorScreen.clear + lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// Milliseconds with two decimals from microseconds ("0.12").
+    public static func milliseconds(_ microseconds: Int64) -> String {
+        let hundredths = (microseconds + 5) / 10
+        let fraction = String(hundredths % 100)
+        return String(hundredths / 100) + "." + (fraction.count < 2 ? "0" : "") + fraction
+    }
+
+    /// A rate with one decimal ("99.5").
+    public static func rate(_ value: Double) -> String { SVGWriter.number(value) }
+}

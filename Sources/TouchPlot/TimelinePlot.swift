@@ -1,0 +1,283 @@
+import Gestures
+import TouchCore
+
+/// `touchwire plot --timeline`: one lane per recognizer (and per control whose own action fired,
+/// S28) with its state over time, under a lane of the touches that were down.
+///
+/// A lane is `possible` from the touch-down that reaches its region (S8) until the recognizer
+/// ends, fails or is cancelled; `began`/`changed` while a continuous gesture runs; and
+/// "waiting for X" while the explain trace says it holds a transition until X fails (S15),
+/// which makes a failure requirement's delay visible as a yellow bar. Every event in the
+/// window is one `<g class="event">` (same data attributes as the panel plot); every failure
+/// from the explain trace is one `<g class="failure">`.
+public enum TimelinePlot {
+    static let labelWidth = 150.0
+    static let plotWidth = 900.0
+    static let laneHeight = 22.0
+    static let laneGap = 8.0
+
+    /// What a lane is doing between two instants.
+    enum Phase: Equatable {
+        case possible, began, changed
+        case waiting(String)
+
+        var fill: String {
+            switch self {
+            case .possible: "#e0e0e0"
+            case .began: "#a5d6a7"
+            case .changed: "#66bb6a"
+            case .waiting: "#ffd54f"
+            }
+        }
+    }
+
+    struct Segment {
+        var phase: Phase
+        var from: Int64
+        var to: Int64
+    }
+
+    enum Mark {
+        case event(GestureEvent)
+        case failure(Int64, String)
+    }
+
+    /// The lanes' keys: a recognizer index, or a control region index.
+    enum LaneKey: Hashable {
+        case recognizer(Int)
+        case control(Int)
+    }
+
+    struct Lane {
+        var key: LaneKey
+        var name: String
+        var region: Region?
+        var segments: [Segment] = []
+        var marks: [Mark] = []
+        var phase: Phase?
+        var since: Int64 = 0
+
+        mutating func enter(_ next: Phase?, at t: Int64) {
+            if next == phase { return }
+            if let phase, t > since || next == nil { segments.append(Segment(phase: phase, from: since, to: t)) }
+            phase = next
+            since = t
+        }
+    }
+
+    /// The SVG document for `recording` over `window`.
+    public static func render(_ recording: PlotRecording, window: PlotWindow = PlotWindow()) -> String {
+        var lanes = recording.recognizers.enumerated().map { i, r in
+            Lane(key: .recognizer(i), name: r.name, region: r.region)
+        }
+        var index: [LaneKey: Int] = [:]
+        for (i, lane) in lanes.enumerated() { index[lane.key] = i }
+        for event in recording.events where event.kind == .control && index[.control(event.recognizer)] == nil {
+            index[.control(event.recognizer)] = lanes.count
+            lanes.append(Lane(key: .control(event.recognizer), name: recording.recognizerName(of: event), region: nil))
+        }
+        let byName = Dictionary(lanes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var touchSegments: [(from: Int64, to: Int64, count: Int)] = []
+        var down = 0
+        var downSince: Int64 = 0
+
+        for entry in recording.entries {
+            switch entry {
+            case .frame(let frame):
+                let t = frame.timestamp.microseconds
+                let count = frame.isCancel ? 0 : frame.count
+                if down == 0 && count > 0 {
+                    let hit = recording.regions.first?.root.hitTest(frame[0].position)
+                    for i in lanes.indices where lanes[i].phase == nil {
+                        if let region = lanes[i].region, let hit, hit.isDescendant(of: region) {
+                            lanes[i].enter(.possible, at: t)
+                        }
+                    }
+                }
+                if count != down {
+                    if down > 0 { touchSegments.append((downSince, t, down)) }
+                    down = count
+                    downSince = t
+                }
+            case .event(let event):
+                let key: LaneKey = event.kind == .control ? .control(event.recognizer) : .recognizer(event.recognizer)
+                guard let i = index[key] else { continue }
+                let t = event.time.microseconds
+                lanes[i].marks.append(.event(event))
+                switch event.state {
+                case .began: lanes[i].enter(.began, at: t)
+                case .changed: lanes[i].enter(.changed, at: t)
+                case .possible: lanes[i].enter(.possible, at: t)
+                default: lanes[i].enter(nil, at: t)
+                }
+            case .settled(let instant, let pending):
+                for i in lanes.indices where lanes[i].phase == .possible {
+                    if case .recognizer(let r) = lanes[i].key, pending.indices.contains(r), !pending[r] {
+                        lanes[i].enter(nil, at: instant.microseconds)
+                    }
+                }
+            case .diagnostic(let d):
+                guard let i = byName[d.recognizer] else { continue }
+                let t = d.time.microseconds
+                if d.message.hasPrefix("failed") {
+                    lanes[i].marks.append(.failure(t, d.message))
+                    lanes[i].enter(nil, at: t)
+                } else if d.message.hasPrefix("waiting"), let blocker = blockerName(in: d.message) {
+                    lanes[i].enter(.waiting(blocker), at: t)
+                } else if d.message.hasPrefix("released") {
+                    lanes[i].enter(.possible, at: t)
+                } else if d.message.hasPrefix("system cancel") || d.message.hasPrefix("disabled") {
+                    lanes[i].enter(nil, at: t)
+                }
+            }
+        }
+        let span = window.resolved(in: recording)
+        let end = span.to
+        if down > 0 { touchSegments.append((downSince, end, down)) }
+        for i in lanes.indices { lanes[i].enter(nil, at: max(end, lanes[i].since)) }
+
+        let left = 16.0
+        let top = 52.0
+        let x0 = left + labelWidth
+        let duration = Double(span.to - span.from)
+        func x(_ t: Int64) -> Double { x0 + Double(t - span.from) / duration * plotWidth }
+        func clampedX(_ t: Int64) -> Double { min(max(x(t), x0), x0 + plotWidth) }
+        let rows = lanes.count + 1
+        let axisY = top + Double(rows) * (laneHeight + laneGap) + 4
+        let height = axisY + 70
+        var svg = SVGWriter(
+            width: x0 + plotWidth + 90, height: height,
+            title:
+                "touchwire plot --timeline: \(recording.source), "
+                + "\(SVGWriter.seconds(span.from))–\(SVGWriter.seconds(span.to)) s"
+        )
+        svg.label(
+            "\(recording.source.isEmpty ? "trace" : recording.source) — recognizer states, "
+                + "\(SVGWriter.seconds(span.from))–\(SVGWriter.seconds(span.to)) s",
+            x: left, y: 20, [("font-size", "13"), ("font-weight", "bold")])
+        svg.label("touchwire plot --timeline", x: left, y: 36, [("fill", "#666666")])
+
+        // Time grid.
+        let step = tickStep(span.to - span.from)
+        svg.open("g", [("class", "axis")])
+        var tick = (span.from + step - 1) / step * step
+        if span.from < 0 { tick = span.from / step * step }
+        while tick <= span.to {
+            let tx = x(tick)
+            svg.line(tx, top - 4, tx, axisY, stroke: "#eeeeee")
+            svg.label(SVGWriter.seconds(tick), x: tx, y: axisY + 14, [("text-anchor", "middle"), ("font-size", "10")])
+            tick += step
+        }
+        svg.line(x0, axisY, x0 + plotWidth, axisY, stroke: "#000000")
+        svg.label("time (s)", x: x0 + plotWidth, y: axisY + 28, [("text-anchor", "end"), ("font-size", "10")])
+        svg.close()
+
+        func overlaps(_ a: Int64, _ b: Int64) -> Bool { b >= span.from && a <= span.to }
+
+        // Touches lane.
+        var laneY = top
+        svg.open("g", [("class", "lane touches")])
+        svg.label("touches down", x: left, y: laneY + 15, [("font-weight", "bold")])
+        for s in touchSegments where overlaps(s.from, s.to) {
+            svg.rect(
+                x: clampedX(s.from), y: laneY + 3, width: clampedX(s.to) - clampedX(s.from), height: laneHeight - 6,
+                fill: "#90caf9")
+            if clampedX(s.to) - clampedX(s.from) > 12 {
+                svg.label(String(s.count), x: clampedX(s.from) + 3, y: laneY + 15, [("font-size", "10")])
+            }
+        }
+        svg.close()
+
+        for lane in lanes {
+            laneY += laneHeight + laneGap
+            svg.open("g", [("class", "lane"), ("data-recognizer", lane.name)])
+            svg.label(lane.name, x: left, y: laneY + 15)
+            svg.rect(x: x0, y: laneY, width: plotWidth, height: laneHeight, fill: "none", stroke: "#f0f0f0")
+            for s in lane.segments where overlaps(s.from, s.to) {
+                let a = clampedX(s.from)
+                let b = max(clampedX(s.to), a + 1)
+                svg.rect(x: a, y: laneY + 2, width: b - a, height: laneHeight - 4, fill: s.phase.fill)
+                if case .waiting(let blocker) = s.phase {
+                    svg.label("waiting for \(blocker) to fail", x: a + 3, y: laneY + 15, [("font-size", "10")])
+                }
+            }
+            for mark in lane.marks {
+                switch mark {
+                case .event(let e):
+                    let t = e.time.microseconds
+                    guard window.contains(t) else { continue }
+                    svg.open(
+                        "g",
+                        [
+                            ("class", "event"), ("data-t-us", String(t)), ("data-recognizer", lane.name),
+                            ("data-state", e.state.description),
+                        ])
+                    PanelPlot.marker(&svg, e.state, x: x(t), y: laneY + laneHeight / 2)
+                    if e.state != .changed && e.state != .began {
+                        svg.label(e.state.description, x: x(t) + 7, y: laneY - 1, [("font-size", "9")])
+                    }
+                    svg.close()
+                case .failure(let t, let message):
+                    guard window.contains(t) else { continue }
+                    svg.open("g", [("class", "failure"), ("data-t-us", String(t)), ("data-recognizer", lane.name)])
+                    svg.element("title", [], text: message)
+                    PanelPlot.marker(&svg, .failed, x: x(t), y: laneY + laneHeight / 2)
+                    svg.label("failed", x: x(t) + 7, y: laneY - 1, [("font-size", "9")])
+                    svg.close()
+                }
+            }
+            svg.close()
+        }
+
+        // Legend.
+        let ly = axisY + 46
+        svg.open("g", [("class", "legend")])
+        var lx = x0
+        for (phase, text) in [
+            (Phase.possible, "possible"), (.began, "began"), (.changed, "changed"),
+            (.waiting(""), "waiting for X to fail"),
+        ] {
+            svg.rect(x: lx, y: ly - 9, width: 18, height: 10, fill: phase.fill)
+            svg.label(text, x: lx + 22, y: ly)
+            lx += 40 + Double(text.count) * 6
+        }
+        for (state, text) in [
+            (GestureState.ended, "ended"), (.recognized, "recognized"), (.failed, "failed"), (.cancelled, "cancelled"),
+        ] {
+            PanelPlot.marker(&svg, state, x: lx + 6, y: ly - 4)
+            svg.label(text, x: lx + 16, y: ly)
+            lx += 30 + Double(text.count) * 6
+        }
+        svg.close()
+        return svg.finish()
+    }
+
+    /// X in "waiting: would be …, holding until X fails (S15)".
+    static func blockerName(in message: String) -> String? {
+        guard let start = message.firstRange(of: "holding until ") else { return nil }
+        let rest = message[start.upperBound...]
+        guard let end = rest.firstRange(of: " fails") else { return String(rest) }
+        return String(rest[..<end.lowerBound])
+    }
+
+    /// A tick step of 1, 2 or 5 × 10ⁿ µs giving about ten ticks over `span` µs.
+    static func tickStep(_ span: Int64) -> Int64 {
+        var decade: Int64 = 1000
+        while decade < 1_000_000_000_000 {
+            for mantissa: Int64 in [1, 2, 5] where span / (decade * mantissa) <= 12 {
+                return decade * mantissa
+            }
+            decade *= 10
+        }
+        return decade
+    }
+}
+
+extension Region {
+    /// The root of the tree this region belongs to.
+    var root: Region {
+        var r = self
+        while let p = r.parent { r = p }
+        return r
+    }
+}

@@ -1,0 +1,261 @@
+import ArgumentParser
+import BoardConfig
+import Dispatch
+import Foundation
+import Gestures
+import Synchronization
+import TouchCore
+import TouchLinux
+import TouchOutputs
+import TouchPlot
+import TouchRing
+import TouchService
+
+struct Monitor: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the live panel in the terminal: touches, regions, the last gestures, frames/s, latency.",
+        discussion: """
+            For bring-up over SSH. When the service is running with a socket output, the monitor \
+            reads its event stream (--socket, default \(Monitor.defaultSocket)); otherwise it opens the \
+            board's controller itself and runs the recognizers (no outputs are driven). Stop with Ctrl-C.
+            """)
+
+    static let defaultSocket = "/run/touchwire/events.sock"
+
+    @Option(name: .long, help: "The board file (TOML).")
+    var board: String
+
+    @Option(name: .long, help: "The service's event socket (default \(Monitor.defaultSocket) when it exists).")
+    var socket: String?
+
+    @Option(name: .long, help: "Screen refresh period in ms.")
+    var refreshMs: Int = 250
+
+    @Option(name: .long, help: "Stop after this many controller reads (or socket events).")
+    var frames: Int?
+
+    @Flag(
+        name: .long, help: "Simulated boards only: a virtual clock that advances one poll period per read, no sleeping."
+    )
+    var virtualClock = false
+
+    @Option(name: .long, help: "Width of the panel drawing in characters.")
+    var columns: Int = 64
+
+    func validate() throws {
+        guard (20...10_000).contains(refreshMs) else {
+            throw ValidationError("--refresh-ms must be 20…10000, got \(refreshMs)")
+        }
+        if let frames, frames < 1 { throw ValidationError("--frames must be at least 1, got \(frames)") }
+        guard (16...400).contains(columns) else { throw ValidationError("--columns must be 16…400, got \(columns)") }
+    }
+
+    func run() throws {
+        let description = try loadBoard(board)
+        let panel = TerminalPanel(
+            panelWidth: Double(description.panel.width), panelHeight: Double(description.panel.height),
+            columns: columns,
+            outlines: description.regions.map { .init(name: $0.name, frame: $0.frame, isControl: $0.control) })
+        let stop = Atomic<Bool>(false)
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        var sources: [any DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM] {
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { stop.store(true, ordering: .relaxed) }
+            source.resume()
+            sources.append(source)
+        }
+        defer { sources.forEach { $0.cancel() } }
+
+        if !virtualClock {
+            let path = socket ?? Monitor.defaultSocket
+            do throws(UnixSocketError) {
+                let connection = try UnixStreamConnection(connectingTo: path)
+                try watchSocket(connection, board: description, panel: panel, stop: stop)
+                return
+            } catch {
+                if socket != nil { throw fail("monitor: \(error)") }
+                if case .notListening = error {} else { throw fail("monitor: \(error)") }
+            }
+        } else if socket != nil {
+            throw fail("monitor: --virtual-clock runs the board itself; it cannot be combined with --socket")
+        }
+        try runBoard(description, panel: panel, stop: stop)
+    }
+
+    func show(_ screen: MonitorScreen) {
+        FileHandle.standardOutput.write(Data(screen.render().utf8))
+    }
+
+    /// The service's event stream: events as they arrive, redrawn every `refreshMs`.
+    func watchSocket(
+        _ connection: borrowing UnixStreamConnection, board: BoardDescription, panel: TerminalPanel,
+        stop: borrowing Atomic<Bool>
+    ) throws(UnixSocketError) {
+        var recent: [MonitorEvent] = []
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var received = 0
+        var countAtRefresh = 0
+        var lastLatency: Int64?
+        var refreshAt = MonotonicClock.now()
+        var closed = false
+        while !stop.load(ordering: .relaxed) && !closed {
+            var failure: UnixSocketError?
+            let n = buffer.withUnsafeMutableBytes { raw -> Int? in
+                do throws(UnixSocketError) {
+                    return try connection.read(into: raw, timeoutMilliseconds: refreshMs / 2)
+                } catch {
+                    failure = error
+                    return 0
+                }
+            }
+            if let failure { throw failure }
+            if let n {
+                pending.append(contentsOf: buffer[..<n])
+            } else {
+                closed = true
+            }
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                guard let event = MonitorEvent.parse(line[...]) else { continue }
+                received += 1
+                lastLatency = MonotonicClock.now().microseconds - event.time
+                MonitorEvent.append(event, to: &recent)
+                if let frames, received >= frames { closed = true }
+            }
+            let now = MonotonicClock.now()
+            let elapsed = now.microseconds(since: refreshAt)
+            if elapsed >= Int64(refreshMs) * 1000 || closed {
+                let rate = Double(received - countAtRefresh) / (Double(max(elapsed, 1)) / 1e6)
+                countAtRefresh = received
+                refreshAt = now
+                let latency =
+                    lastLatency.map { "frame read → here \(MonitorScreen.milliseconds($0)) ms" } ?? "no event yet"
+                show(
+                    MonitorScreen(
+                        title: "touchwire monitor — \(board.name), service stream \(connection.path)",
+                        panel: panel.render(touches: [], marks: recent.map { ($0.location, "*") }),
+                        figures: "events/s \(MonitorScreen.rate(rate))   \(latency)",
+                        gestures: recent.map(\.summary)))
+            }
+        }
+        if closed && frames == nil { _ = fail("monitor: \(connection.path): the service closed the stream") }
+    }
+
+    /// The board itself: controller → driver stage → recognizers, on the real or a virtual clock.
+    func runBoard(_ description: BoardDescription, panel: TerminalPanel, stop: borrowing Atomic<Bool>) throws {
+        if virtualClock && description.simulation == nil {
+            throw fail("monitor: --virtual-clock needs a simulated board (bus = \"sim\")")
+        }
+        let start = virtualClock ? Instant.zero : MonotonicClock.now()
+        let setup: ControllerSetup
+        let engine: GestureEngine
+        do throws(ServiceError) {
+            setup = try ControllerFactory.make(description, start: start)
+            engine = try EngineBuilder.build(description)
+        } catch {
+            throw fail("\(error)")
+        }
+        var notes: [String] = []
+        let queue = FrameQueue(capacity: 256)
+        let driver = DriverStage(
+            controller: setup.controller, frames: queue, simulation: setup.simulation, transform: setup.transform,
+            protection: setup.protection, schedule: setup.schedule, log: { notes.append($0) })
+        let sink = RecordingSink()
+        engine.sink = sink
+        let names = EngineBuilder.names(of: engine)
+        var recent: [MonitorEvent] = []
+        var touches: [Contact] = []
+        var reads = 0
+        var readsAtRefresh = 0
+        var latencyLast: Int64?
+        var latencyMax: Int64 = 0
+        var now = start
+        var refreshAt = start
+        driver.start(at: start)
+        while !stop.load(ordering: .relaxed) {
+            if let frames, reads >= frames { break }
+            var changed = false
+            if let input = driver.interruptInput, !virtualClock {
+                // As `run` reads it: at the INT edge's instant, or on the poll period's timeout.
+                if let edge = try? input.waitForEdge(timeoutMicroseconds: driver.pollInterval(at: now)) {
+                    now = edge.timestamp
+                    driver.poll(at: now, edge: true)
+                } else {
+                    now = MonotonicClock.now()
+                    driver.poll(at: now)
+                }
+            } else {
+                driver.poll(at: now)
+            }
+            reads += 1
+            while let frame = queue.poll() {
+                engine.process(frame)
+                touches = frame.isCancel ? [] : frame.contacts
+                changed = true
+                if !sink.events.isEmpty {
+                    let latency = virtualClock ? 0 : MonotonicClock.now().microseconds(since: frame.timestamp)
+                    latencyLast = latency
+                    latencyMax = max(latencyMax, latency)
+                }
+                take(sink, names, into: &recent)
+            }
+            engine.advance(to: now)
+            if !sink.events.isEmpty && !virtualClock {
+                // Timer-fired events (a tap after its double-tap window): from this loop's read.
+                let latency = MonotonicClock.now().microseconds(since: now)
+                latencyLast = latency
+                latencyMax = max(latencyMax, latency)
+            }
+            take(sink, names, into: &recent)
+            let elapsed = now.microseconds(since: refreshAt)
+            if elapsed >= Int64(refreshMs) * 1000 || (virtualClock && changed) || reads == frames {
+                let rate = elapsed > 0 ? Double(reads - readsAtRefresh) / (Double(elapsed) / 1e6) : 0
+                if elapsed > 0 {
+                    readsAtRefresh = reads
+                    refreshAt = now
+                }
+                let latency =
+                    virtualClock
+                    ? "read → write: n/a (virtual clock)"
+                    : "read → write \(latencyLast.map(MonitorScreen.milliseconds) ?? "–") ms "
+                        + "(max \(MonitorScreen.milliseconds(latencyMax)) ms)"
+                let clock = virtualClock ? "virtual t \(SVGWriter.seconds(now.microseconds)) s" : "live"
+                show(
+                    MonitorScreen(
+                        title: "touchwire monitor — \(description.name), controller read here (\(clock))",
+                        panel: panel.render(touches: touches, marks: recent.map { ($0.location, "*") }),
+                        figures: "frames/s \(MonitorScreen.rate(rate))   \(latency)"
+                            + (notes.last.map { "\r\n" + $0 } ?? ""),
+                        gestures: recent.map(\.summary)))
+            }
+            if virtualClock {
+                now = now.advanced(byMicroseconds: setup.pollIntervalMicroseconds)
+            } else {
+                if driver.interruptInput == nil {
+                    usleep(
+                        UInt32(
+                            max(
+                                1000,
+                                driver.simulation == nil ? driver.pollInterval(at: now) : setup.pollIntervalMicroseconds
+                            )))
+                }
+                now = MonotonicClock.now()
+            }
+        }
+    }
+
+    /// Moves the sink's events into `recent` (the last eight, as the monitor shows them).
+    func take(_ sink: RecordingSink, _ names: EventNames, into recent: inout [MonitorEvent]) {
+        for e in sink.events {
+            let event = MonitorEvent(
+                time: e.time.microseconds, recognizer: names.recognizerName(for: e), state: e.state.description,
+                location: e.location, direction: e.kind == .swipe ? e.direction.name : "")
+            MonitorEvent.append(event, to: &recent)
+        }
+        sink.removeAll()
+    }
+}

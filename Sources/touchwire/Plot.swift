@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import Gestures
+import TouchPlot
+import TouchService
+import TouchTrace
+
+struct Plot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw a trace and the gestures it makes as a self-contained SVG picture.",
+        discussion: """
+            The trace goes through the board's recognizers exactly as `replay` sends it, so the \
+            events drawn are the events replay prints. Default picture: the panel at its real aspect \
+            ratio with its regions, every touch path and every event where it happened. \
+            --timeline: one lane per recognizer with its state over time, including \
+            "waiting for X to fail" from the explain trace.
+            """)
+
+    @Argument(help: "The trace file (JSON lines, formats.md §1).")
+    var trace: String
+
+    @Option(name: .long, help: "The board file whose regions and recognizers to use.")
+    var board: String
+
+    @Option(name: [.short, .long], help: "The SVG file to write (\"-\": standard output).")
+    var output: String = "-"
+
+    @Option(name: .long, help: "Start of the window, trace µs (default: the first frame).")
+    var from: Int64?
+
+    @Option(name: .long, help: "End of the window, trace µs (default: the last frame or event).")
+    var to: Int64?
+
+    @Flag(name: .long, help: "Draw a timeline of recognizer states instead of the panel.")
+    var timeline = false
+
+    func validate() throws {
+        if let from, let to, to < from { throw ValidationError("--to (\(to)) is before --from (\(from))") }
+    }
+
+    func run() throws {
+        let description = try loadBoard(board)
+        let parsed: Trace
+        do throws(TraceError) {
+            parsed = try TraceReader.read(path: trace)
+        } catch {
+            throw fail("\(error)")
+        }
+        let engine: GestureEngine
+        do throws(ServiceError) {
+            engine = try EngineBuilder.build(description)
+        } catch {
+            throw fail("\(error)")
+        }
+        let recording = PlotRecording.record(trace: parsed, engine: engine)
+        let window = PlotWindow(from: from, to: to)
+        let svg =
+            timeline
+            ? TimelinePlot.render(recording, window: window) : PanelPlot.render(recording, window: window)
+        if output == "-" {
+            FileHandle.standardOutput.write(Data(svg.utf8))
+        } else {
+            do {
+                try Data(svg.utf8).write(to: URL(fileURLWithPath: output))
+            } catch {
+                throw fail("\(output): cannot write the picture (\(error.localizedDescription))")
+            }
+        }
+    }
+}
