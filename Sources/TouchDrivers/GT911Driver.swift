@@ -10,7 +10,7 @@ import TouchCore
 ///    (raspberrypi/linux PR #6547, tulipcc #303).
 /// 2. The product id (0x8140, 11 bytes with firmware and resolution) is read at the configured
 ///    address, then at the other one; the address that answered is used from then on and a
-///    `note` on the identity says when it was the alternate (user-needs "Bring-up").
+///    `note` on the identity says when it was the alternate, to help bring-up.
 /// 3. Status 0x814E is cleared.
 ///
 /// `readFrame`: one transfer of `1 + 8·maxPoints + 1` bytes from 0x814E into a buffer allocated

@@ -2,8 +2,8 @@ import TouchCore
 import TouchDrivers
 import TouchRing
 
-/// Where the controller stands, for logs and the status line (user-needs: "a missing controller
-/// is a reported state, not a crash").
+/// Where the controller stands, for logs and the status line (a missing controller is a
+/// reported state, not a crash).
 public enum ControllerState: Equatable, Sendable {
     /// Not started yet.
     case starting
@@ -27,7 +27,7 @@ public struct TouchProtection: Sendable, Equatable {
 }
 
 /// The polling period without an INT line: fast while touched (and for 500 ms after), slower
-/// when idle, and never slower than 20 ms — the shortest tap (user-needs "Timing").
+/// when idle, and never slower than 20 ms — the shortest tap.
 public struct AdaptivePollSchedule: Sendable, Equatable {
     /// The longest period ever used: shorter than the shortest tap.
     public static let maximumMicroseconds: Int64 = 20_000
