@@ -147,12 +147,13 @@ public enum Bench {
         let m = service.metrics
         m.collect()
         let snap = service.latestSnapshot
+        let memory = RealTime.residentMemory()
         return BenchPhaseResult(
             name: name, seconds: elapsed, framesRead: service.driver.framesRead,
             framesQueued: service.driver.framesQueued, eventsWritten: service.output.eventsWritten,
             readToRecognized: LatencySummary(m.readToRecognized), readToWrite: LatencySummary(m.readToWrite),
-            pipelineCPUMicroseconds: m.pipelineCPUMicroseconds, residentBytes: RealTime.residentBytes(),
-            peakResidentBytes: RealTime.peakResidentBytes(), frameDrops: service.frames.droppedFrames,
+            pipelineCPUMicroseconds: m.pipelineCPUMicroseconds, residentBytes: memory.current,
+            peakResidentBytes: memory.peak, frameDrops: service.frames.droppedFrames,
             eventDrops: service.events.droppedEvents, lostSamples: m.lostSamples, threads: snap?.threads ?? [],
             warnings: snap?.warnings ?? [])
     }

@@ -113,7 +113,9 @@ public final class CalibrationSession {
     private var collector: PressCollector
 
     /// Fails when the board has no controller, the simulation cannot be built, or `points` is
-    /// not one of `CalibrationTargets.supportedCounts`.
+    /// not one of `CalibrationTargets.supportedCounts`. On a simulated board whose script is the
+    /// demo (which presses no targets) the built-in calibration presses are played instead, one
+    /// per target, and `log` says so.
     public init(
         board: BoardDescription, points: Int = 5, start: Instant, maxMovement: Double = 5,
         log: @escaping (String) -> Void = { _ in }
@@ -125,7 +127,12 @@ public final class CalibrationSession {
             let counts = CalibrationTargets.supportedCounts.map(String.init).joined(separator: ", ")
             throw .controller("--points must be one of \(counts), got \(points)")
         }
-        let setup = try ControllerFactory.make(board, start: start, capture: true)
+        var board = board
+        if board.controller?.bus == .simulated, case .demo? = board.simulation?.script {
+            board.simulation?.script = .calibration
+            log("the simulated board's demo script presses no targets; playing the built-in calibration presses")
+        }
+        let setup = try ControllerFactory.make(board, start: start, capture: true, calibrationTargets: points)
         self.board = board
         self.targets = targets
         transform = setup.transform

@@ -42,9 +42,11 @@ public enum ControllerFactory {
     /// The controller of `board`, started at `start`. With `capture` (`touchwire calibrate`) the
     /// board's calibration is dropped (the returned transform has none) and the decoders accept
     /// the chip's full 12-bit range, so presses come through however far off the panel they
-    /// land; the caller applies only `transform.oriented` (invert, swap).
-    public static func make(_ board: BoardDescription, start: Instant, capture: Bool = false) throws(ServiceError)
-        -> ControllerSetup
+    /// land; the caller applies only `transform.oriented` (invert, swap). `calibrationTargets` is how
+    /// many targets the built-in calibration script presses (`script = "calibration"`).
+    public static func make(
+        _ board: BoardDescription, start: Instant, capture: Bool = false, calibrationTargets: Int = 5
+    ) throws(ServiceError) -> ControllerSetup
     {
         guard var c = board.controller else {
             throw .controller("\(board.location): [controller]: missing; this board can be replayed but not run")
@@ -62,7 +64,7 @@ public enum ControllerFactory {
             guard let sim = board.simulation else {
                 throw .controller("\(board.location): bus = \"sim\" needs a [simulation] section")
             }
-            let frames = try scriptFrames(board, sim)
+            let frames = try scriptFrames(board, sim, calibrationTargets: calibrationTargets)
             var loopPeriod: Int64? = nil
             if sim.loop {
                 if case .demo = sim.script {
@@ -176,16 +178,16 @@ public enum ControllerFactory {
         }
     }
 
-    static func scriptFrames(_ board: BoardDescription, _ sim: SimulationDescription) throws(ServiceError)
-        -> [TouchFrame]
-    {
+    static func scriptFrames(
+        _ board: BoardDescription, _ sim: SimulationDescription, calibrationTargets: Int = 5
+    ) throws(ServiceError) -> [TouchFrame] {
         switch sim.script {
         case .demo:
             return DemoScript.frames(panelWidth: board.panel.width, panelHeight: board.panel.height)
         case .calibration:
             guard var c = board.controller else { return [] }
             c.calibration = nil
-            return CalibrationScript.frames(transform: transform(board, c))
+            return CalibrationScript.frames(transform: transform(board, c), targets: calibrationTargets)
         case .trace(let path):
             do throws(TraceError) {
                 return try TraceReader.read(path: path).frames

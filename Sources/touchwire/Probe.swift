@@ -31,6 +31,12 @@ struct Probe: ParsableCommand {
     var board: String?
 
     func run() throws {
+        if sim, let bus {
+            throw fail("--sim probes the simulated bus and --bus \(bus) a real one: give one of them", code: 2)
+        }
+        if !sim, !simMissing.isEmpty {
+            throw fail("--sim-missing only applies with --sim", code: 2)
+        }
         if let board {
             try probeBoard(board)
             return

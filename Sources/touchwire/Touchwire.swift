@@ -31,6 +31,9 @@ func fail(_ message: String, code: Int32 = 1) -> ExitCode {
     return ExitCode(code)
 }
 
+/// "1 region", "3 regions".
+func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
 func makeLogger(verbose: Bool) -> Logger {
     LoggingSystem.bootstrap { label in
         var handler = StreamLogHandler.standardError(label: label)
@@ -135,6 +138,14 @@ struct Replay: ParsableCommand {
         } catch {
             throw fail("\(error)")
         }
+        let (traceSize, boardSize) = (parsed.header, description.panel)
+        if traceSize.panelWidth != boardSize.width || traceSize.panelHeight != boardSize.height {
+            // Regions and thresholds would land in the wrong places: refuse rather than print nothing.
+            throw fail(
+                "\(trace): the trace's panel is \(traceSize.panelWidth)×\(traceSize.panelHeight) px but \(board)'s"
+                    + " [panel] is \(boardSize.width)×\(boardSize.height) px; replay it with a board of the trace's size",
+                code: 2)
+        }
         let engine: GestureEngine
         do throws(ServiceError) {
             engine = try EngineBuilder.build(description)
@@ -162,7 +173,9 @@ struct Validate: ParsableCommand {
                 let board = try BoardLoader.load(path: file)
                 do throws(ServiceError) {
                     _ = try EngineBuilder.build(board)
-                    print("\(file): ok (\(board.regions.count) regions, \(board.recognizers.count) recognizers)")
+                    let regions = counted(board.regions.count, "region")
+                    let recognizers = counted(board.recognizers.count, "recognizer")
+                    print("\(file): ok (\(regions), \(recognizers))")
                 } catch {
                     bad += 1
                     _ = fail("\(error)")

@@ -124,21 +124,29 @@ final class BindingKeyTests: XCTestCase {
         XCTAssertTrue(issues[6].message.contains("controller's interrupt line"), issues[6].message)
     }
 
-    func testSharedLinesMustAgree() {
-        let extra = """
-            [[binding]]
-            recognizer = "tap"
-            action = "pulse"
-            gpio = { chip = "sim", line = 1 }
+    /// README: lines used twice are errors — even when both bindings agree on polarity.
+    func testALineDrivenByTwoBindingsIsAnError() {
+        for polarity in ["", ", active_low = true"] {
+            let extra = """
+                [[binding]]
+                recognizer = "tap"
+                action = "pulse"
+                gpio = { chip = "sim", line = 1 }
 
-            [[binding]]
-            recognizer = "pan"
-            action = "hold"
-            gpio = { chip = "sim", line = 1, active_low = true }
-            """
-        let issues = TestBoards.issues(TestBoards.text(recognizers: recognizers, extra: extra))
-        XCTAssertEqual(issues.map(\.keyPath), ["binding[1] \"pan\".gpio"])
-        XCTAssertTrue(issues[0].message.contains("binding[0]"), issues[0].message)
+                [[binding]]
+                recognizer = "pan"
+                action = "hold"
+                gpio = { chip = "sim", line = 1\(polarity) }
+
+                [[binding]]
+                recognizer = "pan"
+                action = "hold"
+                gpio = { chip = "sim", line = 2 }
+                """
+            let issues = TestBoards.issues(TestBoards.text(recognizers: recognizers, extra: extra))
+            XCTAssertEqual(issues.map(\.keyPath), ["binding[1] \"pan\".gpio"])
+            XCTAssertTrue(issues.first?.message.contains("already driven by binding[0]") ?? false, "\(issues)")
+        }
     }
 
     func testUARTFramingKeys() throws {
