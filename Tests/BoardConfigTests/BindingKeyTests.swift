@@ -43,7 +43,7 @@ final class BindingKeyTests: XCTestCase {
             state = "ended"
             action = "pulse"
             pulse_ms = 250
-            gpio = { chip = "pinctrl-bcm2711", line = 17 }
+            gpio = { chip = "pinctrl-bcm2711", line = 18 }
             """
         let b = try TestBoards.load(TestBoards.text(regions: button, recognizers: recognizers, extra: extra)).bindings
         XCTAssertEqual(
@@ -60,7 +60,7 @@ final class BindingKeyTests: XCTestCase {
                     line: GPIOLineDescription(chip: "sim", line: 3), initialActive: true),
                 BindingDescription(
                     recognizer: "pan", state: .ended, action: .pulse(milliseconds: 250),
-                    line: GPIOLineDescription(chip: "pinctrl-bcm2711", line: 17)),
+                    line: GPIOLineDescription(chip: "pinctrl-bcm2711", line: 18)),
             ])
         XCTAssertEqual(try TestBoards.load(TestBoards.text()).bindings, [])
     }

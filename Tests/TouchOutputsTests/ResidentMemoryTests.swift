@@ -15,7 +15,9 @@ final class ResidentMemoryTests: XCTestCase {
         block.deallocate()
         let after = RealTime.residentMemory()
         XCTAssertGreaterThanOrEqual(during.current, before.current + size / 2)
-        XCTAssertGreaterThanOrEqual(after.peak, during.current)
+        // The kernel's RSS counters are per-CPU approximations (tens of kB apart between two reads):
+        // across reads the peak is compared with a margin; within one read it is exact by construction.
+        XCTAssertGreaterThanOrEqual(after.peak, during.current - (1 << 20))
         XCTAssertGreaterThanOrEqual(after.peak, after.current)
     }
 }
