@@ -34,20 +34,23 @@ let package = Package(
             name: "TouchLinux",
             dependencies: ["CLinux", "TouchCore", .product(name: "SystemPackage", package: "swift-system")]
         ),
-        /// Controller drivers: pure decoders plus thin I/O over the I2C bus interface.
-        .target(name: "TouchDrivers", dependencies: ["TouchCore", "TouchLinux"]),
+        /// Controller drivers: pure decoders plus thin I/O over the I2C bus and GPIO protocols. The
+        /// clock is injected (`DriverTiming`), so neither the drivers nor the simulation link Linux code.
+        .target(name: "TouchDrivers", dependencies: ["TouchCore"]),
         /// Register-level controller models behind a simulated I2C bus, driven by traces.
         .target(name: "TouchSimulation", dependencies: ["TouchCore", "TouchDrivers", "TouchTrace"]),
         /// The gesture engine: UIKit's UIGestureRecognizer semantics on an injected clock.
         .target(name: "Gestures", dependencies: ["TouchCore"]),
-        /// Event encoders and sinks: stdout JSON lines, UART, the output thread.
+        /// Event encoders and sinks: JSON lines, text and binary frames, stdout, UART, GPIO actuation.
+        /// (The output thread that drains the event ring into them is `TouchService.OutputStage`.)
         .target(
             name: "TouchOutputs",
             dependencies: [
-                "TouchCore", "TouchRing", "TouchLinux", "Gestures", .product(name: "SystemPackage", package: "swift-system"),
+                "TouchCore", "TouchLinux", "Gestures", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        /// Board files (TOML): parsing, validation, and building the engine from them.
+        /// Board files (TOML): parsing and validation into plain descriptions (the engine is built
+        /// from them in `TouchService.EngineBuilder`).
         .target(
             name: "BoardConfig",
             dependencies: ["TouchCore", "Gestures", "TOMLKit"]
@@ -65,7 +68,8 @@ let package = Package(
         .executableTarget(
             name: "touchwire",
             dependencies: [
-                "TouchService", "BoardConfig", "TouchCore",
+                "TouchService", "BoardConfig", "TouchCore", "TouchDrivers", "TouchLinux", "TouchOutputs",
+                "TouchSimulation", "TouchTrace", "Gestures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

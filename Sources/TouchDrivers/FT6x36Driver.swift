@@ -106,7 +106,7 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
     private let imageRead: RegisterTransfer
 
     public init(
-        bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming = .system
+        bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming
     ) {
         self.bus = bus
         self.configuration = configuration

@@ -69,7 +69,7 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
         command: [UInt8(GT911Registers.status >> 8), UInt8(GT911Registers.status & 0xFF), 0], responseLength: 0)
 
     public init(
-        bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming = .system
+        bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming
     ) {
         self.bus = bus
         self.configuration = configuration

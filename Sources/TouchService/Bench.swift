@@ -47,8 +47,7 @@ public struct BenchOptions: Sendable, Equatable {
     /// kiosk workload when asked. Throws when the board has no simulated controller.
     public func benchBoard(_ board: BoardDescription, workloadTrace: String?) throws(ServiceError) -> BoardDescription {
         guard let c = board.controller, c.bus == .simulated, var sim = board.simulation else {
-            throw .controller(
-                "\(board.name): touchwire bench needs a simulated controller (controller.bus = \"sim\"), e.g. boards/kiosk-sim.toml")
+            throw .notSimulated(board: board.name, command: "bench")
         }
         var b = board
         sim.reportRateHz = rateHz
@@ -103,7 +102,7 @@ public enum Bench {
                     Trace(header: TraceHeader(panelWidth: 800, panelHeight: 480), frames: KioskScript.frames()),
                     toPath: path)
             } catch {
-                throw .controller("bench: cannot write the workload trace \(path): \(error)")
+                throw .traceFile(error: error)
             }
             trace = path
         }
@@ -130,12 +129,12 @@ public enum Bench {
         do {
             null = try FileDescriptor.open("/dev/null", .writeOnly, options: .closeOnExec)
         } catch {
-            throw .controller("bench: cannot open /dev/null: \(error)")
+            throw .file(path: "/dev/null", purpose: "bench discards the events there", reason: "\(error)")
         }
         defer { try? null.close() }
-        let service = try Service(board: board, logger: logger, stdout: StandardOutputSink(descriptor: null))
-        service.realtime = realtime
-        service.statusFile = nil
+        let service = try Service(
+            board: board, logger: logger, settings: ServiceSettings(realtime: realtime, statusFile: nil),
+            stdout: StandardOutputSink(descriptor: null))
         let burner = CPUBurner(threads: load, limitSeconds: Double(options.seconds) + 10)
         burner.start()
         let started = MonotonicClock.now()

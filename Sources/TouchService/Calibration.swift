@@ -125,7 +125,7 @@ public final class CalibrationSession {
                 count: points, panelWidth: board.panel.width, panelHeight: board.panel.height)
         else {
             let counts = CalibrationTargets.supportedCounts.map(String.init).joined(separator: ", ")
-            throw .controller("--points must be one of \(counts), got \(points)")
+            throw .argument(option: "--points", value: "\(points)", expected: "one of \(counts)")
         }
         var board = board
         if board.controller?.bus == .simulated, case .demo? = board.simulation?.script {

@@ -49,7 +49,7 @@ public enum ControllerFactory {
     ) throws(ServiceError) -> ControllerSetup
     {
         guard var c = board.controller else {
-            throw .controller("\(board.location): [controller]: missing; this board can be replayed but not run")
+            throw .noController(board: board.location)
         }
         if capture { c.calibration = nil }
         let transform = transform(board, c)
@@ -62,7 +62,7 @@ public enum ControllerFactory {
         switch c.bus {
         case .simulated:
             guard let sim = board.simulation else {
-                throw .controller("\(board.location): bus = \"sim\" needs a [simulation] section")
+                throw .noSimulation(board: board.location)
             }
             let frames = try scriptFrames(board, sim, calibrationTargets: calibrationTargets)
             var loopPeriod: Int64? = nil
@@ -94,7 +94,7 @@ public enum ControllerFactory {
             do throws(I2CError) {
                 bus = try LinuxI2CBus(path: path)
             } catch {
-                throw .controller("\(board.location): controller.bus: \(error)")
+                throw .controllerBus(board: board.location, path: path, error: error)
             }
             let provider: (any GPIOProvider)? = (interrupt != nil || reset != nil) ? LinuxGPIO() : nil
             let lines = ControllerLines(provider: provider, interrupt: interrupt, reset: reset)
@@ -192,7 +192,7 @@ public enum ControllerFactory {
             do throws(TraceError) {
                 return try TraceReader.read(path: path).frames
             } catch {
-                throw .controller("\(board.location): simulation.script: \(error)")
+                throw .simulationScript(board: board.location, error: error)
             }
         }
     }

@@ -34,7 +34,7 @@ enum OutputFactory {
                         path: u.device, configuration: serialConfiguration(u), clock: clock,
                         log: { [logger] message in logger.notice("\(message)") })
                 } catch {
-                    throw .output("\(board.location): output uart \(u.device): \(error)")
+                    throw .uart(board: board.location, device: u.device, error: error)
                 }
                 let encoding: OutputChannel.Encoding
                 switch u.format {
@@ -120,8 +120,8 @@ enum OutputFactory {
         } catch {
             let id = setups[error.line].id
             let index = board.bindings.firstIndex { $0.line.chip == id.chip && $0.line.line == id.offset } ?? 0
-            throw .output(
-                "\(board.location): binding[\(index)] \"\(board.bindings[index].recognizer)\".gpio: \(error.error)")
+            throw .bindingLine(
+                board: board.location, binding: index, recognizer: board.bindings[index].recognizer, error: error.error)
         }
     }
 }

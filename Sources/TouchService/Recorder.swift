@@ -35,7 +35,7 @@ public final class Recorder {
                     panelWidth: board.panel.width, panelHeight: board.panel.height,
                     source: "touchwire record, board \(board.name)"))
         } catch {
-            throw .output("\(error)")
+            throw .traceFile(error: error)
         }
     }
 

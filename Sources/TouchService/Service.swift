@@ -18,8 +18,10 @@ import TouchTrace
 /// `run()` starts the three threads and returns after `stop()` (SIGINT/SIGTERM in the CLI),
 /// cancelling any touch still in progress so every gesture ends, then flushing the outputs.
 public final class Service: @unchecked Sendable {
-    // @unchecked Sendable: each stage is touched by exactly one thread while running (its loop),
-    // and by the caller of `run()` only after those threads have been joined; `running` is atomic.
+    // @unchecked Sendable: every stored property is a `let`; each stage is touched by exactly one
+    // thread while running (its loop) and by the caller of `run()` only after those threads have
+    // been joined; `running` is atomic, the snapshot state is behind Mutexes, and the two private
+    // vars below `publishSnapshot` belong to the metrics thread (or to the caller while not running).
 
     public let board: BoardDescription
     public let engine: GestureEngine
@@ -32,14 +34,12 @@ public final class Service: @unchecked Sendable {
     /// Latency histograms, frame rate, ring fill: what `touchwire status` prints.
     public let metrics: PipelineMetrics
     /// Thread scheduling, memory locking and CPU affinity applied by `run()` (the board's
-    /// `[realtime]` unless the caller overrides it).
-    public var realtime: RealTimeDescription
-    /// Where the metrics thread writes the status snapshot (JSON) about once a second; nil: nowhere.
-    public var statusFile: String?
-    /// With an INT line and no contact for a while, the longest wait for an edge before a
-    /// watchdog read. A chip pulses INT for every report while touched, so a missed first edge
-    /// is followed by another within one report period; only an idle panel waits this long.
-    public var idleInterruptWatchdogMicroseconds: Int64 = 1_000_000
+    /// `[realtime]` unless `ServiceSettings.realtime` overrides it).
+    public let realtime: RealTimeDescription
+    /// Where the metrics thread writes the status snapshot (`ServiceSettings.statusFile`).
+    public let statusFile: String?
+    /// `ServiceSettings.idleInterruptWatchdogMicroseconds`.
+    public let idleInterruptWatchdogMicroseconds: Int64
     /// Microseconds between controller reads when no INT line is used.
     public let pollIntervalMicroseconds: Int64
     private let clock: @Sendable () -> Instant
@@ -59,7 +59,8 @@ public final class Service: @unchecked Sendable {
     /// (tests pass a simulated chip; otherwise chip "sim" is in memory and others are libgpiod's);
     /// `clock` is the monotonic clock unless a test injects one.
     public init(
-        board: BoardDescription, logger: Logger, extraOutputs: [OutputChannel] = [],
+        board: BoardDescription, logger: Logger, settings: ServiceSettings = ServiceSettings(),
+        extraOutputs: [OutputChannel] = [],
         stdout: (any LineSink)? = nil, gpio: (any GPIOProvider)? = nil,
         clock: @escaping @Sendable () -> Instant = { MonotonicClock.now() }
     ) throws(ServiceError) {
@@ -67,7 +68,9 @@ public final class Service: @unchecked Sendable {
         self.logger = logger
         self.clock = clock
         startedAt = clock()
-        realtime = board.realtime
+        realtime = settings.realtime ?? board.realtime
+        statusFile = settings.statusFile
+        idleInterruptWatchdogMicroseconds = settings.idleInterruptWatchdogMicroseconds
         metrics = PipelineMetrics(clock: clock)
         engine = try EngineBuilder.build(board)
         frames = FrameQueue(capacity: 256)
@@ -128,7 +131,7 @@ public final class Service: @unchecked Sendable {
         if engine.hasTouchesDown { engine.process(.cancel(at: now)) }
         output.drain(clock: clock)
         output.flush()
-        publishSnapshot()
+        publishSnapshotOnThisThread()
         logger.info("\(statusLine)")
     }
 
@@ -178,10 +181,16 @@ public final class Service: @unchecked Sendable {
 
     private var previousSample: (frames: Int, at: Instant)? = nil
 
-    /// Drains the latency samples, refreshes `latestSnapshot` and writes the status file.
-    /// The metrics thread calls it once a second while `run()` runs; otherwise (tests stepping the
-    /// stages by hand) one thread at a time may call it.
-    public func publishSnapshot() {
+    /// Drains the latency samples, refreshes `latestSnapshot` and writes the status file, for a
+    /// caller stepping the stages by hand (tests). Only while `run()` is not running: then the
+    /// metrics thread is the one that publishes.
+    package func publishSnapshot() {
+        precondition(!isRunning, "Service.publishSnapshot: the metrics thread publishes while run() runs")
+        publishSnapshotOnThisThread()
+    }
+
+    /// The metrics thread's publication (and `run()`'s last one, after the threads have joined).
+    private func publishSnapshotOnThisThread() {
         let snap = makeSnapshot(previous: previousSample)
         previousSample = (snap.framesRead, clock())
         latest.withLock { $0 = snap }
@@ -201,7 +210,7 @@ public final class Service: @unchecked Sendable {
     /// the snapshot once a second.
     private func metricsLoop() {
         while isRunning {
-            publishSnapshot()
+            publishSnapshotOnThisThread()
             metricsWake.wait(microseconds: 1_000_000)
         }
     }

@@ -78,12 +78,11 @@ struct Run: ParsableCommand {
         let logger = makeLogger(verbose: verbose)
         let service: Service
         do throws(ServiceError) {
-            service = try Service(board: description, logger: logger)
+            let settings = ServiceSettings(realtime: realtime, statusFile: statusFile.isEmpty ? nil : statusFile)
+            service = try Service(board: description, logger: logger, settings: settings)
         } catch {
             throw fail("\(error)")
         }
-        service.realtime = realtime
-        service.statusFile = statusFile.isEmpty ? nil : statusFile
         if explain {
             service.engine.diagnostics = { d in logger.info("why: \(d)") }
         }

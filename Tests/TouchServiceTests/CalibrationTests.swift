@@ -147,7 +147,12 @@ final class CalibrationTests: XCTestCase {
     }
 
     func testUnsupportedPointCountIsAnError() throws {
-        XCTAssertThrowsError(try CalibrationSession(board: try board(), points: 6, start: .zero))
+        XCTAssertThrowsError(try CalibrationSession(board: try board(), points: 6, start: .zero)) { error in
+            guard case .argument(let option, let value, _)? = error as? ServiceError else { return XCTFail("\(error)") }
+            XCTAssertEqual(option, "--points")
+            XCTAssertEqual(value, "6")
+            XCTAssertEqual("\(error)", "--points must be one of 4, 5, 9, got 6")
+        }
     }
 }
 
