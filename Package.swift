@@ -55,21 +55,35 @@ let package = Package(
             name: "BoardConfig",
             dependencies: ["TouchCore", "Gestures", "TOMLKit"]
         ),
-        /// The running service: driver thread → ring → recognizer thread → output thread.
+        /// The running pipeline: driver thread → frame ring → recognizer thread → event ring → output
+        /// thread, with its metrics. It sees hardware only through protocols (`TouchController`,
+        /// `GPIOInput`, `LineSink`) and time only through an injected clock; it does not link the simulation.
         .target(
             name: "TouchService",
             dependencies: [
-                "TouchCore", "TouchRing", "TouchLinux", "TouchDrivers", "TouchSimulation", "TouchTrace", "Gestures",
-                "TouchOutputs", "BoardConfig", .product(name: "Logging", package: "swift-log"),
+                "TouchCore", "TouchRing", "TouchLinux", "TouchDrivers", "Gestures", "TouchOutputs", "BoardConfig",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        /// The composition root used by the command line: builds the pipeline from a board file
+        /// (engine, controller — real or simulated —, outputs), and the commands around it: replay,
+        /// record, calibrate, bench.
+        .target(
+            name: "TouchComposition",
+            dependencies: [
+                "TouchService", "TouchCore", "TouchRing", "TouchLinux", "TouchDrivers", "TouchSimulation",
+                "TouchTrace", "Gestures", "TouchOutputs", "BoardConfig",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
             name: "touchwire",
             dependencies: [
-                "TouchService", "BoardConfig", "TouchCore", "TouchDrivers", "TouchLinux", "TouchOutputs",
-                "TouchSimulation", "TouchTrace", "Gestures",
+                "TouchComposition", "TouchService", "BoardConfig", "TouchCore", "TouchDrivers", "TouchLinux",
+                "TouchOutputs", "TouchSimulation", "TouchTrace", "Gestures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -89,7 +103,10 @@ let package = Package(
         .testTarget(name: "TouchRingTests", dependencies: ["TouchRing"]),
         .testTarget(
             name: "TouchDriversTests",
-            dependencies: ["TouchDrivers", "TouchSimulation", "TouchTrace", "TouchService", "TouchRing", "BoardConfig"]
+            dependencies: [
+                "TouchDrivers", "TouchSimulation", "TouchTrace", "TouchService", "TouchComposition", "TouchRing",
+                "BoardConfig",
+            ]
         ),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore"]),
         .testTarget(name: "TouchOutputsTests", dependencies: ["TouchOutputs", "TouchLinux"]),
@@ -97,7 +114,8 @@ let package = Package(
         .testTarget(
             name: "TouchServiceTests",
             dependencies: [
-                "touchwire", "TouchService", "TouchSimulation", "TouchLinux", "TouchTrace", "TouchOutputs",
+                "touchwire", "TouchService", "TouchComposition", "TouchSimulation", "TouchLinux", "TouchTrace",
+                "TouchOutputs",
                 "BoardConfig", "Gestures", "TouchDrivers",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
                 .product(name: "Logging", package: "swift-log"),

@@ -12,6 +12,7 @@ import TouchSimulation
 import TouchTrace
 
 import Foundation
+import TouchService
 
 /// What `touchwire bench` runs: the whole pipeline on the simulated controller, once idle and
 /// once with a competing CPU load on every core.

@@ -2,6 +2,8 @@ import BoardConfig
 import TouchCore
 import TouchDrivers
 import TouchRing
+import TouchSimulation
+import TouchService
 
 /// What became of one press during calibration.
 public enum PressResult: Equatable, Sendable {
@@ -104,6 +106,8 @@ public final class CalibrationSession {
     /// applies to, `unrotated` turns a target into the space calibration maps into.
     public let transform: PanelTransform
     public let driver: DriverStage
+    /// The simulated world, on a simulated board (to tell when its script has ended).
+    public let simulation: SimulatedTouchWorld?
     /// The polling period (the simulated report rate, or the board's `poll_interval_ms`).
     public let pollIntervalMicroseconds: Int64
     /// The presses accepted so far, one per target in order.
@@ -137,9 +141,10 @@ public final class CalibrationSession {
         self.targets = targets
         transform = setup.transform
         pollIntervalMicroseconds = setup.pollIntervalMicroseconds
+        simulation = setup.simulation
         driver = DriverStage(
-            controller: setup.controller, frames: FrameQueue(capacity: 64), simulation: setup.simulation,
-            transform: nil, protection: setup.protection, schedule: setup.schedule, log: log)
+            controller: setup.controller, frames: FrameQueue(capacity: 64), transform: nil,
+            protection: setup.protection, schedule: setup.schedule, log: log)
         collector = PressCollector(maxMovement: maxMovement)
     }
 

@@ -4,10 +4,14 @@ import TouchDrivers
 import TouchLinux
 import TouchSimulation
 import TouchTrace
+import TouchService
 
 /// Everything the driver stage needs for one board's controller.
 public struct ControllerSetup {
+    /// The driver; on a simulated board, a `SimulatedController` around the real driver.
     public var controller: any TouchController
+    /// The simulated world behind `controller` (nil on real hardware): for the commands and tests
+    /// that steer or inspect it. The pipeline never sees it.
     public var simulation: SimulatedTouchWorld?
     public var transform: PanelTransform
     public var protection: TouchProtection
@@ -43,9 +47,12 @@ public enum ControllerFactory {
     /// board's calibration is dropped (the returned transform has none) and the decoders accept
     /// the chip's full 12-bit range, so presses come through however far off the panel they
     /// land; the caller applies only `transform.oriented` (invert, swap). `calibrationTargets` is how
-    /// many targets the built-in calibration script presses (`script = "calibration"`).
+    /// many targets the built-in calibration script presses (`script = "calibration"`). `clock` and
+    /// `sleep` are what a simulated INT line waits on (the pipeline's clock and a real sleep).
     public static func make(
-        _ board: BoardDescription, start: Instant, capture: Bool = false, calibrationTargets: Int = 5
+        _ board: BoardDescription, start: Instant, capture: Bool = false, calibrationTargets: Int = 5,
+        clock: @escaping () -> Instant = { MonotonicClock.now() },
+        sleep: @escaping (Int64) -> Void = { MonotonicClock.sleep(microseconds: $0) }
     ) throws(ServiceError) -> ControllerSetup
     {
         guard var c = board.controller else {
@@ -87,7 +94,8 @@ public enum ControllerFactory {
             let driver = makeDriver(c, bus: bus, lines: lines, timing: world.timing, rawW: rawW, rawH: rawH)
             let period = Int64(1_000_000 / max(1, sim.reportRateHz))
             return ControllerSetup(
-                controller: driver, simulation: world, transform: transform, protection: protection,
+                controller: SimulatedController(driver: driver, world: world, clock: clock, sleep: sleep),
+                simulation: world, transform: transform, protection: protection,
                 schedule: AdaptivePollSchedule(configuredMicroseconds: period), pollIntervalMicroseconds: period)
         case .device(let path):
             let bus: LinuxI2CBus

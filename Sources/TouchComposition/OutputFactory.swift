@@ -5,6 +5,7 @@ import TouchCore
 import TouchLinux
 import TouchOutputs
 import TouchSimulation
+import TouchService
 
 /// Builds a board's outputs: `[[output]]` channels (stdout, UARTs in text, JSON or binary) and
 /// the GPIO lines of its `[[binding]]`s. Everything is opened here, before any thread starts, so

@@ -68,7 +68,6 @@ public struct AdaptivePollSchedule: Sendable, Equatable {
 public final class DriverStage {
     public let controller: any TouchController
     public let frames: FrameQueue
-    public let simulation: SimulatedTouchWorld?
     public let transform: PanelTransform?
     public let protection: TouchProtection
     public let schedule: AdaptivePollSchedule
@@ -108,14 +107,12 @@ public final class DriverStage {
     public var logIntervalMicroseconds: Int64 = 5_000_000
 
     public init(
-        controller: any TouchController, frames: FrameQueue, simulation: SimulatedTouchWorld?,
-        transform: PanelTransform? = nil, protection: TouchProtection = TouchProtection(),
+        controller: any TouchController, frames: FrameQueue, transform: PanelTransform? = nil, protection: TouchProtection = TouchProtection(),
         schedule: AdaptivePollSchedule = AdaptivePollSchedule(configuredMicroseconds: 10_000),
         log: @escaping (String) -> Void
     ) {
         self.controller = controller
         self.frames = frames
-        self.simulation = simulation
         self.transform = transform
         self.protection = protection
         self.schedule = schedule
@@ -155,7 +152,6 @@ public final class DriverStage {
     @discardableResult
     public func poll(at now: Instant, edge: Bool = false) -> Bool {
         if edge { interruptWakeups += 1 }
-        simulation?.advance(to: now)
         frames.flush()
         if !isStarted {
             guard now >= retryAt, start(at: now) else { return false }

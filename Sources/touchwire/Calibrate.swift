@@ -5,6 +5,7 @@ import TouchCore
 import TouchDrivers
 import TouchLinux
 import TouchService
+import TouchComposition
 
 struct Calibrate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -80,7 +81,7 @@ struct Calibrate: ParsableCommand {
                 askedAt = now
             }
             if session.isComplete { break }
-            if simulated, let world = session.driver.simulation, world.isFinished, !session.isPressed,
+            if simulated, let world = session.simulation, world.isFinished, !session.isPressed,
                 now.microseconds(since: askedAt) > 1_000_000
             {
                 throw fail(

@@ -4,6 +4,7 @@ import TouchCore
 import TouchDrivers
 import TouchLinux
 import TouchService
+import TouchComposition
 import TouchSimulation
 
 /// `touchwire probe`: looks for the three controller families on every I2C bus (or on a

@@ -6,6 +6,7 @@ import Logging
 import TouchCore
 import TouchOutputs
 import TouchService
+import TouchComposition
 import Gestures
 import TouchTrace
 
@@ -154,7 +155,7 @@ struct Replay: ParsableCommand {
         if explain {
             engine.diagnostics = { d in FileHandle.standardError.write(Data("\(d)\n".utf8)) }
         }
-        TouchService.Replay.run(trace: parsed, engine: engine, delivery: delivery, output: StandardOutputSink())
+        TouchComposition.Replay.run(trace: parsed, engine: engine, delivery: delivery, output: StandardOutputSink())
     }
 }
 

@@ -6,6 +6,7 @@ import TouchDrivers
 import TouchLinux
 import TouchRing
 import TouchService
+import TouchComposition
 import TouchSimulation
 import XCTest
 

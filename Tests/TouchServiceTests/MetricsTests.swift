@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TouchCore
 import TouchService
+import TouchComposition
 import TouchSimulation
 import XCTest
 
