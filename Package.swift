@@ -101,6 +101,8 @@ let package = Package(
         ),
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore"]),
         .testTarget(name: "TouchRingTests", dependencies: ["TouchRing"]),
+        .testTarget(name: "TouchTraceTests", dependencies: ["TouchTrace", "TouchCore"]),
+        .testTarget(name: "TouchLinuxTests", dependencies: ["TouchLinux", "TouchCore"]),
         .testTarget(
             name: "TouchDriversTests",
             dependencies: [
