@@ -89,7 +89,7 @@ public struct BenchPhaseResult: Sendable, Equatable {
 }
 
 /// Runs `touchwire bench` and renders its report.
-public enum Bench {
+public enum PipelineBench {
     /// Runs the phases. `progress` receives one line as each phase starts.
     public static func run(
         board original: BoardDescription, options: BenchOptions, realtime: RealTimeDescription,

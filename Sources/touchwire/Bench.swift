@@ -104,7 +104,7 @@ struct Bench: ParsableCommand {
         let description = try loadBoard(board)
         if engineOnly {
             do throws(ServiceError) {
-                let (frames, events) = try TouchComposition.Bench.engineOnly(board: description, passes: passes)
+                let (frames, events) = try PipelineBench.engineOnly(board: description, passes: passes)
                 print("engine only: \(passes) passes, \(frames) frames, \(events) events")
             } catch {
                 throw fail("\(error)")
@@ -120,13 +120,13 @@ struct Bench: ParsableCommand {
         if verbose { logger.logLevel = .info }
         let results: [BenchPhaseResult]
         do throws(ServiceError) {
-            results = try TouchComposition.Bench.run(
+            results = try PipelineBench.run(
                 board: description, options: options, realtime: realtime, logger: logger,
                 progress: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
         } catch {
             throw fail("\(error)")
         }
-        print(TouchComposition.Bench.render(results, options: options, board: description.name), terminator: "")
+        print(PipelineBench.render(results, options: options, board: description.name), terminator: "")
     }
 }
 
