@@ -107,7 +107,8 @@ public final class DriverStage {
     public var logIntervalMicroseconds: Int64 = 5_000_000
 
     public init(
-        controller: any TouchController, frames: FrameQueue, transform: PanelTransform? = nil, protection: TouchProtection = TouchProtection(),
+        controller: any TouchController, frames: FrameQueue, transform: PanelTransform? = nil,
+        protection: TouchProtection = TouchProtection(),
         schedule: AdaptivePollSchedule = AdaptivePollSchedule(configuredMicroseconds: 10_000),
         log: @escaping (String) -> Void
     ) {

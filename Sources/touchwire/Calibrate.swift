@@ -101,7 +101,8 @@ struct Calibrate: ParsableCommand {
         }
         let result = [
             "calibration = \(fit.calibration.boardFileArray)",
-            "# residual: max \(format(fit.maxResidual)) px, rms \(format(fit.rmsResidual)) px over \(fit.residuals.count) points",
+            "# residual: max \(format(fit.maxResidual)) px, rms \(format(fit.rmsResidual)) px"
+                + " over \(fit.residuals.count) points",
         ]
         if fit.maxResidual > maxResidual {
             // A refused fit is not a result: it goes to stderr, with the exit status, never to stdout.

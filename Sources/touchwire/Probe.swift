@@ -114,17 +114,20 @@ enum ProbeScan {
                     .identify()
             }),
             ("Goodix GT911", I2CAddress(0x5D), { () throws(I2CError) in
-                try GT911Driver(bus: bus, configuration: .init(address: I2CAddress(0x5D), panelWidth: 4096, panelHeight: 4096),
+                try GT911Driver(
+                    bus: bus, configuration: .init(address: I2CAddress(0x5D), panelWidth: 4096, panelHeight: 4096),
                     timing: .system)
                     .identify(at: I2CAddress(0x5D))
             }),
             ("Goodix GT911", I2CAddress(0x14), { () throws(I2CError) in
-                try GT911Driver(bus: bus, configuration: .init(address: I2CAddress(0x14), panelWidth: 4096, panelHeight: 4096),
+                try GT911Driver(
+                    bus: bus, configuration: .init(address: I2CAddress(0x14), panelWidth: 4096, panelHeight: 4096),
                     timing: .system)
                     .identify(at: I2CAddress(0x14))
             }),
             ("Hynitron CST816", I2CAddress(0x15), { () throws(I2CError) in
-                let d = CST816Driver(bus: bus, configuration: .init(panelWidth: 4096, panelHeight: 4096, disablesAutoSleep: false),
+                let d = CST816Driver(
+                    bus: bus, configuration: .init(panelWidth: 4096, panelHeight: 4096, disablesAutoSleep: false),
                     timing: .system)
                 try d.start()
                 return d.identity ?? ControllerIdentity(chipName: "CST816", address: I2CAddress(0x15))

@@ -143,7 +143,8 @@ struct Replay: ParsableCommand {
             // Regions and thresholds would land in the wrong places: refuse rather than print nothing.
             throw fail(
                 "\(trace): the trace's panel is \(traceSize.panelWidth)×\(traceSize.panelHeight) px but \(board)'s"
-                    + " [panel] is \(boardSize.width)×\(boardSize.height) px; replay it with a board of the trace's size",
+                    + " [panel] is \(boardSize.width)×\(boardSize.height) px;"
+                    + " replay it with a board of the trace's size",
                 code: 2)
         }
         let engine: GestureEngine

@@ -140,7 +140,8 @@ final class AllocationTests: XCTestCase {
         let bus = SimulatedI2CBus()
         let model = FT6x36Model()
         bus.attach(model)
-        let driver = FT6x36Driver(bus: bus, configuration: .ft6x36(panelWidth: 800, panelHeight: 480), timing: .immediate)
+        let driver = FT6x36Driver(
+            bus: bus, configuration: .ft6x36(panelWidth: 800, panelHeight: 480), timing: .immediate)
         try driver.start()
         let script = DemoScript.frames(panelWidth: 800, panelHeight: 480)
         var read = 0
