@@ -92,8 +92,7 @@ public final class CST816Driver<Bus: I2CBus>: TouchController {
         let report = CST816Decoder.decode(
             imageRead.response, at: timestamp, panelWidth: configuration.panelWidth,
             panelHeight: configuration.panelHeight)
-        counters.add(
-            valid: report.isValid, outOfPanel: report.rejectedOutOfPanel, invalidID: 0, tooMany: report.rejectedTooMany)
+        counters.add(report)
         lastReport = report
         return report
     }

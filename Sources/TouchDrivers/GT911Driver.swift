@@ -156,9 +156,7 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
             }
         }
         if report.isReady {
-            counters.add(
-                valid: report.isValid, outOfPanel: report.rejectedOutOfPanel, invalidID: report.rejectedInvalidID,
-                tooMany: report.rejectedTooMany)
+            counters.add(report)
             try clearStatus()
         }
         lastReport = report
