@@ -34,20 +34,23 @@ let package = Package(
             name: "TouchLinux",
             dependencies: ["CLinux", "TouchCore", .product(name: "SystemPackage", package: "swift-system")]
         ),
-        /// Controller drivers: pure decoders plus thin I/O over the I2C bus interface.
-        .target(name: "TouchDrivers", dependencies: ["TouchCore", "TouchLinux"]),
+        /// Controller drivers: pure decoders plus thin I/O over the I2C bus and GPIO protocols. The
+        /// clock is injected (`DriverTiming`), so neither the drivers nor the simulation link Linux code.
+        .target(name: "TouchDrivers", dependencies: ["TouchCore"]),
         /// Register-level controller models behind a simulated I2C bus, driven by traces.
         .target(name: "TouchSimulation", dependencies: ["TouchCore", "TouchDrivers", "TouchTrace"]),
         /// The gesture engine: UIKit's UIGestureRecognizer semantics on an injected clock.
         .target(name: "Gestures", dependencies: ["TouchCore"]),
-        /// Event encoders and sinks: stdout JSON lines, UART, the output thread.
+        /// Event encoders and sinks: JSON lines, text and binary frames, stdout, UART, GPIO actuation.
+        /// (The output thread that drains the event ring into them is `TouchService.OutputStage`.)
         .target(
             name: "TouchOutputs",
             dependencies: [
-                "TouchCore", "TouchRing", "TouchLinux", "Gestures", .product(name: "SystemPackage", package: "swift-system"),
+                "TouchCore", "TouchLinux", "Gestures", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        /// Board files (TOML): parsing, validation, and building the engine from them.
+        /// Board files (TOML): parsing and validation into plain descriptions (the engine is built
+        /// from them in `TouchService.EngineBuilder`).
         .target(
             name: "BoardConfig",
             dependencies: ["TouchCore", "Gestures", "TOMLKit"]
@@ -55,21 +58,35 @@ let package = Package(
         /// Pictures of what the panel saw: a deterministic SVG writer, the panel and timeline plots,
         /// and the character panel of `touchwire monitor`. Pure: no I/O, no clock.
         .target(name: "TouchPlot", dependencies: ["TouchCore", "Gestures", "TouchTrace"]),
-        /// The running service: driver thread → ring → recognizer thread → output thread.
+        /// The running pipeline: driver thread → frame ring → recognizer thread → event ring → output
+        /// thread, with its metrics. It sees hardware only through protocols (`TouchController`,
+        /// `GPIOInput`, `LineSink`) and time only through an injected clock; it does not link the simulation.
         .target(
             name: "TouchService",
             dependencies: [
-                "TouchCore", "TouchRing", "TouchLinux", "TouchDrivers", "TouchSimulation", "TouchTrace", "Gestures",
-                "TouchOutputs", "BoardConfig", .product(name: "Logging", package: "swift-log"),
+                "TouchCore", "TouchRing", "TouchLinux", "TouchDrivers", "Gestures", "TouchOutputs", "BoardConfig",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        /// The composition root used by the command line: builds the pipeline from a board file
+        /// (engine, controller — real or simulated —, outputs), and the commands around it: replay,
+        /// record, calibrate, bench.
+        .target(
+            name: "TouchComposition",
+            dependencies: [
+                "TouchService", "TouchCore", "TouchRing", "TouchLinux", "TouchDrivers", "TouchSimulation",
+                "TouchTrace", "Gestures", "TouchOutputs", "BoardConfig",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
             name: "touchwire",
             dependencies: [
-                "TouchService", "BoardConfig", "TouchCore", "TouchPlot", "TouchLinux", "TouchRing", "Gestures",
-                "TouchOutputs",
+                "TouchComposition", "TouchService", "BoardConfig", "TouchCore", "TouchDrivers", "TouchLinux",
+                "TouchOutputs", "TouchSimulation", "TouchTrace", "Gestures", "TouchPlot", "TouchRing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -88,15 +105,20 @@ let package = Package(
         .testTarget(
             name: "TouchPlotTests",
             dependencies: [
-                "touchwire", "TouchPlot", "TouchService", "TouchOutputs", "TouchLinux", "TouchTrace", "Gestures",
+                "touchwire", "TouchPlot", "TouchService", "TouchComposition", "TouchOutputs", "TouchLinux", "TouchTrace", "Gestures",
                 "BoardConfig", "TouchCore", "TouchSimulation",
             ]
         ),
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore"]),
         .testTarget(name: "TouchRingTests", dependencies: ["TouchRing"]),
+        .testTarget(name: "TouchTraceTests", dependencies: ["TouchTrace", "TouchCore"]),
+        .testTarget(name: "TouchLinuxTests", dependencies: ["TouchLinux", "TouchCore"]),
         .testTarget(
             name: "TouchDriversTests",
-            dependencies: ["TouchDrivers", "TouchSimulation", "TouchTrace", "TouchService", "TouchRing", "BoardConfig"]
+            dependencies: [
+                "TouchDrivers", "TouchSimulation", "TouchTrace", "TouchService", "TouchComposition", "TouchRing",
+                "BoardConfig",
+            ]
         ),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore"]),
         .testTarget(name: "TouchOutputsTests", dependencies: ["TouchOutputs", "TouchLinux"]),
@@ -104,7 +126,8 @@ let package = Package(
         .testTarget(
             name: "TouchServiceTests",
             dependencies: [
-                "touchwire", "TouchService", "TouchSimulation", "TouchLinux", "TouchTrace", "TouchOutputs",
+                "touchwire", "TouchService", "TouchComposition", "TouchSimulation", "TouchLinux", "TouchTrace",
+                "TouchOutputs",
                 "BoardConfig", "Gestures", "TouchDrivers",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
                 .product(name: "Logging", package: "swift-log"),

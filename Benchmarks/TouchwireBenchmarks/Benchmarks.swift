@@ -94,7 +94,8 @@ let benchmarks: @Sendable () -> Void = {
         let bus = SimulatedI2CBus()
         let model = FT6x36Model()
         bus.attach(model)
-        let driver = FT6x36Driver(bus: bus, configuration: .ft6x36(panelWidth: 800, panelHeight: 480))
+        let driver = FT6x36Driver(
+            bus: bus, configuration: .ft6x36(panelWidth: 800, panelHeight: 480), timing: .immediate)
         try? driver.start()
         model.present(TouchFrame(timestamp: .zero, contacts: [Contact(id: 0, x: 400, y: 240)]))
         benchmark.startMeasurement()

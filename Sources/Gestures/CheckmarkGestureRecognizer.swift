@@ -1,6 +1,6 @@
 import TouchCore
 
-/// The seeds' custom recognizer (Listing 1-8), written as a subclass the way UIKit's is: a
+/// UIKit's custom-recognizer example (the checkmark of the Event Handling Guide), a subclass as in UIKit: a
 /// discrete, one-finger checkmark — a down-stroke to the right followed by a longer up-stroke to
 /// the right. Reports `midPoint`, where the up-stroke begins, as its location.
 ///

@@ -27,7 +27,7 @@ public struct CST816Report: Sendable, BitwiseCopyable, Equatable {
 /// allocation, never traps.
 ///
 /// Contract (`controllers.md` §4.3): count 0 → empty frame (the finger is up); count > 1 (incl.
-/// 0xFF) → invalid; event lift (1) or none (3) → no contact, coordinates ignored (user-needs:
+/// 0xFF) → invalid; event lift (1) or none (3) → no contact, coordinates ignored (we
 /// never take coordinates from a lift record); X ≥ `panelWidth` / Y ≥ `panelHeight` → dropped
 /// and counted. The contact always has id 0.
 public enum CST816Decoder {

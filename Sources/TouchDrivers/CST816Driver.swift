@@ -47,7 +47,7 @@ public final class CST816Driver<Bus: I2CBus>: TouchController {
     private let imageRead = RegisterTransfer(command: [CST816Registers.gestureID], responseLength: CST816Registers.imageLength)
 
     public init(
-        bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming = .system
+        bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming
     ) {
         self.bus = bus
         self.configuration = configuration
@@ -92,8 +92,7 @@ public final class CST816Driver<Bus: I2CBus>: TouchController {
         let report = CST816Decoder.decode(
             imageRead.response, at: timestamp, panelWidth: configuration.panelWidth,
             panelHeight: configuration.panelHeight)
-        counters.add(
-            valid: report.isValid, outOfPanel: report.rejectedOutOfPanel, invalidID: 0, tooMany: report.rejectedTooMany)
+        counters.add(report)
         lastReport = report
         return report
     }

@@ -1,16 +1,11 @@
 import TouchCore
-import TouchLinux
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// How a driver waits and reads the time during reset sequences and ready polling.
 ///
-/// Injected so tests never sleep: the simulated world passes a clock it advances itself.
-/// Called from the driver thread only.
+/// Always injected — the drivers never call the system themselves, so this module links no
+/// Linux code: the service passes the real clock (`DriverTiming.system`, built from
+/// `TouchLinux.MonotonicClock` by the composition root), the simulated world a clock it advances
+/// itself, and tests never sleep. Called from the driver thread only.
 public struct DriverTiming {
     /// Sleeps (or pretends to) for the given microseconds.
     public var sleep: (Int64) -> Void
@@ -22,16 +17,9 @@ public struct DriverTiming {
         self.now = now
     }
 
-    /// The real thing: `nanosleep` and `CLOCK_MONOTONIC`.
-    public static var system: DriverTiming {
-        DriverTiming(
-            sleep: { us in
-                guard us > 0 else { return }
-                var ts = timespec(tv_sec: Int(us / 1_000_000), tv_nsec: Int(us % 1_000_000) * 1000)
-                var rest = timespec()
-                while nanosleep(&ts, &rest) != 0 && errno == EINTR { ts = rest }
-            }, now: { MonotonicClock.now() })
-    }
+    /// A clock that stands still and waits that return at once: for drivers with no reset line and
+    /// no INT (nothing to wait for), e.g. identification scans and tests on the simulated bus.
+    public static var immediate: DriverTiming { DriverTiming(sleep: { _ in }, now: { .zero }) }
 }
 
 /// A GPIO line as a board names it: the line and whether it is active-low.

@@ -22,8 +22,8 @@ public struct DriverCounters: Hashable, Sendable, BitwiseCopyable {
     /// GT911 reads whose buffer never became ready (spurious INT, e.g. after a lift; GDX -ENOMSG).
     public var notReady = 0
 
-    /// Adds one report's counters.
-    @inlinable public mutating func add(_ report: FocalTechReport) {
+    /// Adds one decoded report's counters (any chip family).
+    @inlinable public mutating func add(_ report: some DecodedTouchReport) {
         add(
             valid: report.isValid, outOfPanel: report.rejectedOutOfPanel, invalidID: report.rejectedInvalidID,
             tooMany: report.rejectedTooMany)
@@ -48,6 +48,28 @@ public struct DriverCounters: Hashable, Sendable, BitwiseCopyable {
 /// which is what emulated clones tolerate (rpi/linux #4881).
 ///
 /// Not thread-safe: owned and called by the driver thread.
+/// What every decoder's report says, whatever the chip: the frame, whether the image as a whole
+/// can be trusted, and what was thrown away — the facts `DriverCounters` sums.
+public protocol DecodedTouchReport {
+    /// The contacts down; empty when `isValid` is false.
+    var frame: TouchFrame { get }
+    /// False when the image as a whole cannot be trusted (it must be dropped, not read as "all up").
+    var isValid: Bool { get }
+    /// Points dropped for coordinates outside the panel.
+    var rejectedOutOfPanel: Int { get }
+    /// Points dropped for an invalid or repeated id.
+    var rejectedInvalidID: Int { get }
+    /// 1 when the whole image was rejected for a count above the chip's maximum, else 0.
+    var rejectedTooMany: Int { get }
+}
+
+extension FocalTechReport: DecodedTouchReport {}
+extension GT911Report: DecodedTouchReport {}
+extension CST816Report: DecodedTouchReport {
+    /// The CST816 reports one contact with id 0: there is no id to reject.
+    public var rejectedInvalidID: Int { 0 }
+}
+
 public final class FT6x36Driver<Bus: I2CBus>: TouchController {
     /// Immutable configuration from the board description.
     public struct Configuration: Hashable, Sendable {
@@ -106,7 +128,7 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
     private let imageRead: RegisterTransfer
 
     public init(
-        bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming = .system
+        bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming
     ) {
         self.bus = bus
         self.configuration = configuration

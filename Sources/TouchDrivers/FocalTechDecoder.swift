@@ -39,7 +39,7 @@ public struct FocalTechReport: Sendable, BitwiseCopyable, Equatable {
 
 /// The pure FocalTech touch-image decoder: bytes in, frame out, no I/O, no allocation.
 ///
-/// Contract (`controllers.md` §1.2, user-needs "No phantom actions"):
+/// Contract (`controllers.md` §1.2; no phantom actions):
 /// - `bytes` is the image read from register 0x00: DEV_MODE, GEST_ID, TD_STATUS, then
 ///   6-byte point records.
 /// - TD_STATUS (0x02, bits 3:0) is trusted: only that many records are read, so unused

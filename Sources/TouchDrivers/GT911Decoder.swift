@@ -31,7 +31,7 @@ public struct GT911Report: Sendable, BitwiseCopyable, Equatable {
 /// The pure GT911 decoder: the bytes read from 0x814E in, a report out. No I/O, no allocation,
 /// never traps on any bytes.
 ///
-/// Contract (`controllers.md` §3.2–3.3, user-needs "No phantom actions"):
+/// Contract (`controllers.md` §3.2–3.3; no phantom actions):
 /// - byte 0 is the status (0x814E). Bit 7 clear → `isReady == false`, empty frame: the
 ///   caller must treat it as "no new data", not as a release.
 /// - ready with count 0 is the release of every contact (Tasmota #24942).

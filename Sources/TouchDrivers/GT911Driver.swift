@@ -10,7 +10,7 @@ import TouchCore
 ///    (raspberrypi/linux PR #6547, tulipcc #303).
 /// 2. The product id (0x8140, 11 bytes with firmware and resolution) is read at the configured
 ///    address, then at the other one; the address that answered is used from then on and a
-///    `note` on the identity says when it was the alternate (user-needs "Bring-up").
+///    `note` on the identity says when it was the alternate, to help bring-up.
 /// 3. Status 0x814E is cleared.
 ///
 /// `readFrame`: one transfer of `1 + 8·maxPoints + 1` bytes from 0x814E into a buffer allocated
@@ -69,7 +69,7 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
         command: [UInt8(GT911Registers.status >> 8), UInt8(GT911Registers.status & 0xFF), 0], responseLength: 0)
 
     public init(
-        bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming = .system
+        bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming
     ) {
         self.bus = bus
         self.configuration = configuration
@@ -156,9 +156,7 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
             }
         }
         if report.isReady {
-            counters.add(
-                valid: report.isValid, outOfPanel: report.rejectedOutOfPanel, invalidID: report.rejectedInvalidID,
-                tooMany: report.rejectedTooMany)
+            counters.add(report)
             try clearStatus()
         }
         lastReport = report

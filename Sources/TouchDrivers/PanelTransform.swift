@@ -54,7 +54,7 @@ public struct AffineCalibration: Hashable, Sendable, BitwiseCopyable {
 /// The panel is `panelWidth × panelHeight` after all four. The raw range the chip reports
 /// is therefore `panelWidth × panelHeight` turned back by the rotation and swap
 /// (`rawWidth`, `rawHeight`). A point that lands outside the panel is rejected (nil): the
-/// caller counts it (user-needs "No phantom actions": rpi/linux #4749).
+/// caller counts it (no phantom actions: rpi/linux #4749).
 public struct PanelTransform: Hashable, Sendable, BitwiseCopyable {
     public var panelWidth: Int
     public var panelHeight: Int

@@ -17,4 +17,13 @@ public enum MonotonicClock {
         _ = clock_gettime(CLOCK_MONOTONIC, &ts)
         return Instant(microseconds: Int64(ts.tv_sec) &* 1_000_000 &+ Int64(ts.tv_nsec) / 1000)
     }
+
+    /// Sleeps the calling thread for `microseconds` (nothing for 0 or less), resuming after a signal
+    /// for the time that was left. The corresponding C function is `nanosleep`.
+    public static func sleep(microseconds: Int64) {
+        guard microseconds > 0 else { return }
+        var ts = timespec(tv_sec: Int(microseconds / 1_000_000), tv_nsec: Int(microseconds % 1_000_000) * 1000)
+        var rest = timespec()
+        while nanosleep(&ts, &rest) != 0 && errno == EINTR { ts = rest }
+    }
 }

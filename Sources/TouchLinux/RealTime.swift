@@ -148,9 +148,23 @@ public enum RealTime {
     /// The process's resident set size now, bytes (`VmRSS` in /proc/self/status).
     public static func residentBytes() -> Int { procStatusKilobytes("VmRSS:").map { $0 * 1024 } ?? 0 }
 
+    /// The resident set size now and its peak, bytes, from one read of /proc/self/status (`VmRSS`,
+    /// `VmHWM`), so that `peak >= current` always holds. (`ru_maxrss` and `VmRSS` come from
+    /// counters the kernel updates at different times: read apart, the peak can lag the current.)
+    public static func residentMemory() -> (current: Int, peak: Int) {
+        let text = readSmallFile("/proc/self/status") ?? ""
+        let current = (procStatusKilobytes("VmRSS:", in: text) ?? 0) * 1024
+        let hwm = (procStatusKilobytes("VmHWM:", in: text) ?? 0) * 1024
+        return (current, max(current, hwm))
+    }
+
     /// A "Key:   123 kB" line of /proc/self/status, in kB.
     private static func procStatusKilobytes(_ key: String) -> Int? {
         guard let text = readSmallFile("/proc/self/status") else { return nil }
+        return procStatusKilobytes(key, in: text)
+    }
+
+    private static func procStatusKilobytes(_ key: String, in text: String) -> Int? {
         for line in text.split(separator: "\n") where line.hasPrefix(key) {
             let digits = line.dropFirst(key.count).filter { $0.isNumber }
             return Int(digits)

@@ -62,8 +62,16 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         }
         (slots + (t & mask)).initialize(to: element)
         tail.store(t &+ 1, ordering: .releasing)
-        let used = t &+ 1 &- producerCachedHead
-        if used > highWater.load(ordering: .relaxed) { highWater.store(used, ordering: .relaxed) }
+        // The cached head may be stale, so `t + 1 - cachedHead` only bounds the occupancy from
+        // above. When that bound would raise the mark, refresh the head and record the true
+        // occupancy instead: otherwise the mark would count pushes since the last refresh.
+        let bound = t &+ 1 &- producerCachedHead
+        let mark = highWater.load(ordering: .relaxed)
+        if bound > mark {
+            producerCachedHead = head.load(ordering: .acquiring)
+            let used = t &+ 1 &- producerCachedHead
+            if used > mark { highWater.store(used, ordering: .relaxed) }
+        }
         return true
     }
 
@@ -92,6 +100,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     /// Total pushes refused because the ring was full.
     public var refusedCount: Int { refused.load(ordering: .relaxed) }
 
-    /// The most elements ever held at once.
+    /// The most elements ever held at once, as seen by the producer right after a push (the
+    /// consumer may have popped since the cached head was read, never the other way round).
     public var highWaterMark: Int { highWater.load(ordering: .relaxed) }
 }

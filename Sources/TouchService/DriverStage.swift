@@ -2,8 +2,8 @@ import TouchCore
 import TouchDrivers
 import TouchRing
 
-/// Where the controller stands, for logs and the status line (user-needs: "a missing controller
-/// is a reported state, not a crash").
+/// Where the controller stands, for logs and the status line (a missing controller is a
+/// reported state, not a crash).
 public enum ControllerState: Equatable, Sendable {
     /// Not started yet.
     case starting
@@ -27,7 +27,7 @@ public struct TouchProtection: Sendable, Equatable {
 }
 
 /// The polling period without an INT line: fast while touched (and for 500 ms after), slower
-/// when idle, and never slower than 20 ms — the shortest tap (user-needs "Timing").
+/// when idle, and never slower than 20 ms — the shortest tap.
 public struct AdaptivePollSchedule: Sendable, Equatable {
     /// The longest period ever used: shorter than the shortest tap.
     public static let maximumMicroseconds: Int64 = 20_000
@@ -68,7 +68,6 @@ public struct AdaptivePollSchedule: Sendable, Equatable {
 public final class DriverStage {
     public let controller: any TouchController
     public let frames: FrameQueue
-    public let simulation: SimulatedTouchWorld?
     public let transform: PanelTransform?
     public let protection: TouchProtection
     public let schedule: AdaptivePollSchedule
@@ -108,14 +107,13 @@ public final class DriverStage {
     public var logIntervalMicroseconds: Int64 = 5_000_000
 
     public init(
-        controller: any TouchController, frames: FrameQueue, simulation: SimulatedTouchWorld?,
-        transform: PanelTransform? = nil, protection: TouchProtection = TouchProtection(),
+        controller: any TouchController, frames: FrameQueue, transform: PanelTransform? = nil,
+        protection: TouchProtection = TouchProtection(),
         schedule: AdaptivePollSchedule = AdaptivePollSchedule(configuredMicroseconds: 10_000),
         log: @escaping (String) -> Void
     ) {
         self.controller = controller
         self.frames = frames
-        self.simulation = simulation
         self.transform = transform
         self.protection = protection
         self.schedule = schedule
@@ -155,7 +153,6 @@ public final class DriverStage {
     @discardableResult
     public func poll(at now: Instant, edge: Bool = false) -> Bool {
         if edge { interruptWakeups += 1 }
-        simulation?.advance(to: now)
         frames.flush()
         if !isStarted {
             guard now >= retryAt, start(at: now) else { return false }

@@ -275,7 +275,7 @@ public struct MetricsSnapshot: Codable, Sendable, Equatable {
 }
 
 /// "12.3" with `digits` decimals (no Foundation formatting, no locale).
-func fmt(_ v: Double, _ digits: Int) -> String {
+package func fmt(_ v: Double, _ digits: Int) -> String {
     guard v.isFinite else { return "0" }
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }

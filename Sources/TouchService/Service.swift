@@ -8,8 +8,6 @@ import TouchDrivers
 import TouchLinux
 import TouchOutputs
 import TouchRing
-import TouchSimulation
-import TouchTrace
 
 /// `touchwire run`: driver thread → frame ring → recognizer thread → event ring → output thread.
 ///
@@ -18,8 +16,10 @@ import TouchTrace
 /// `run()` starts the three threads and returns after `stop()` (SIGINT/SIGTERM in the CLI),
 /// cancelling any touch still in progress so every gesture ends, then flushing the outputs.
 public final class Service: @unchecked Sendable {
-    // @unchecked Sendable: each stage is touched by exactly one thread while running (its loop),
-    // and by the caller of `run()` only after those threads have been joined; `running` is atomic.
+    // @unchecked Sendable: every stored property is a `let`; each stage is touched by exactly one
+    // thread while running (its loop) and by the caller of `run()` only after those threads have
+    // been joined; `running` is atomic, the snapshot state is behind Mutexes, and the two private
+    // vars below `publishSnapshot` belong to the metrics thread (or to the caller while not running).
 
     public let board: BoardDescription
     public let engine: GestureEngine
@@ -32,16 +32,12 @@ public final class Service: @unchecked Sendable {
     /// Latency histograms, frame rate, ring fill: what `touchwire status` prints.
     public let metrics: PipelineMetrics
     /// Thread scheduling, memory locking and CPU affinity applied by `run()` (the board's
-    /// `[realtime]` unless the caller overrides it).
-    public var realtime: RealTimeDescription
-    /// Where the metrics thread writes the status snapshot (JSON) about once a second; nil: nowhere.
-    public var statusFile: String?
-    /// With an INT line and no contact for a while, the longest wait for an edge before a
-    /// watchdog read. A chip pulses INT for every report while touched, so a missed first edge
-    /// is followed by another within one report period; only an idle panel waits this long.
-    public var idleInterruptWatchdogMicroseconds: Int64 = 1_000_000
-    /// Microseconds between controller reads when no INT line is used.
-    public let pollIntervalMicroseconds: Int64
+    /// `[realtime]` unless `ServiceSettings.realtime` overrides it).
+    public let realtime: RealTimeDescription
+    /// Where the metrics thread writes the status snapshot (`ServiceSettings.statusFile`).
+    public let statusFile: String?
+    /// `ServiceSettings.idleInterruptWatchdogMicroseconds`.
+    public let idleInterruptWatchdogMicroseconds: Int64
     private let clock: @Sendable () -> Instant
 
     private let running = Atomic<Bool>(false)
@@ -54,42 +50,37 @@ public final class Service: @unchecked Sendable {
     private let startWarnings = Mutex<[String]>([])
     private let threadScheduling = Mutex<[String: String]>([:])
 
-    /// Builds the whole pipeline for `board`. `extraOutputs` are added to the board's own
-    /// (tests point one at a pseudo-terminal); `gpio`, when given, supplies every bound GPIO line
-    /// (tests pass a simulated chip; otherwise chip "sim" is in memory and others are libgpiod's);
-    /// `clock` is the monotonic clock unless a test injects one.
+    /// Assembles the pipeline from parts already built and opened (the composition root,
+    /// `TouchComposition`, builds them from a board file: `Service(board:logger:settings:…)`). The
+    /// pipeline sees the controller only through `TouchController` (a simulated board's controller
+    /// included) and time only through `clock`.
     public init(
-        board: BoardDescription, logger: Logger, extraOutputs: [OutputChannel] = [],
-        stdout: (any LineSink)? = nil, gpio: (any GPIOProvider)? = nil,
-        clock: @escaping @Sendable () -> Instant = { MonotonicClock.now() }
-    ) throws(ServiceError) {
+        board: BoardDescription, logger: Logger, settings: ServiceSettings, engine: GestureEngine,
+        channels: [OutputChannel], lines: GPIOActuator?, controller: any TouchController,
+        transform: PanelTransform?, protection: TouchProtection, schedule: AdaptivePollSchedule,
+        clock: @escaping @Sendable () -> Instant
+    ) {
         self.board = board
         self.logger = logger
         self.clock = clock
         startedAt = clock()
-        realtime = board.realtime
+        realtime = settings.realtime ?? board.realtime
+        statusFile = settings.statusFile
+        idleInterruptWatchdogMicroseconds = settings.idleInterruptWatchdogMicroseconds
         metrics = PipelineMetrics(clock: clock)
-        engine = try EngineBuilder.build(board)
+        self.engine = engine
         frames = FrameQueue(capacity: 256)
         outputWake = Wakeup()
         events = EventQueueSink(capacity: 1024, wake: outputWake, recognizerSlots: engine.recognizers.count)
         engine.sink = events
         recognizer = RecognizerStage(frames: frames, engine: engine)
         recognizer.metrics = metrics
-        let names = EngineBuilder.names(of: engine)
-        var channels = try OutputFactory.channels(
-            board, names: names, stdout: stdout, logger: logger, clock: clock)
-        channels += extraOutputs
-        let lines = try OutputFactory.gpio(board, names: names, provider: gpio, logger: logger)
         output = OutputStage(
             events: events.ring, channels: channels, gpio: lines, recognizerSlots: engine.recognizers.count)
         output.metrics = metrics
-        let setup = try ControllerFactory.make(board, start: clock())
-        pollIntervalMicroseconds = setup.pollIntervalMicroseconds
         driver = DriverStage(
-            controller: setup.controller, frames: frames, simulation: setup.simulation, transform: setup.transform,
-            protection: setup.protection, schedule: setup.schedule,
-            log: { [logger] message in logger.notice("\(message)") })
+            controller: controller, frames: frames, transform: transform, protection: protection,
+            schedule: schedule, log: { [logger] message in logger.notice("\(message)") })
     }
 
     /// Starts the threads and returns once `stop()` has been called and everything is flushed.
@@ -128,7 +119,7 @@ public final class Service: @unchecked Sendable {
         if engine.hasTouchesDown { engine.process(.cancel(at: now)) }
         output.drain(clock: clock)
         output.flush()
-        publishSnapshot()
+        publishSnapshotOnThisThread()
         logger.info("\(statusLine)")
     }
 
@@ -154,7 +145,8 @@ public final class Service: @unchecked Sendable {
             fps = Double(read - previous.frames) * 1_000_000 / Double(now.microseconds(since: previous.at))
         }
         let sched = threadScheduling.withLock { $0 }
-        let controller = "\(board.controller?.chip.rawValue ?? "none")" + (driver.simulation != nil ? " (sim)" : "")
+        let simulated = board.controller?.bus == .simulated
+        let controller = "\(board.controller?.chip.rawValue ?? "none")" + (simulated ? " (sim)" : "")
         return MetricsSnapshot(
             board: board.name, controller: controller, pid: getpid(),
             uptime: Double(now.microseconds(since: startedAt)) / 1_000_000,
@@ -178,10 +170,16 @@ public final class Service: @unchecked Sendable {
 
     private var previousSample: (frames: Int, at: Instant)? = nil
 
-    /// Drains the latency samples, refreshes `latestSnapshot` and writes the status file.
-    /// The metrics thread calls it once a second while `run()` runs; otherwise (tests stepping the
-    /// stages by hand) one thread at a time may call it.
-    public func publishSnapshot() {
+    /// Drains the latency samples, refreshes `latestSnapshot` and writes the status file, for a
+    /// caller stepping the stages by hand (tests). Only while `run()` is not running: then the
+    /// metrics thread is the one that publishes.
+    package func publishSnapshot() {
+        precondition(!isRunning, "Service.publishSnapshot: the metrics thread publishes while run() runs")
+        publishSnapshotOnThisThread()
+    }
+
+    /// The metrics thread's publication (and `run()`'s last one, after the threads have joined).
+    private func publishSnapshotOnThisThread() {
         let snap = makeSnapshot(previous: previousSample)
         previousSample = (snap.framesRead, clock())
         latest.withLock { $0 = snap }
@@ -201,7 +199,7 @@ public final class Service: @unchecked Sendable {
     /// the snapshot once a second.
     private func metricsLoop() {
         while isRunning {
-            publishSnapshot()
+            publishSnapshotOnThisThread()
             metricsWake.wait(microseconds: 1_000_000)
         }
     }
@@ -238,16 +236,18 @@ public final class Service: @unchecked Sendable {
         thread.start()
     }
 
-    /// With an INT line: wait for an edge (at most one polling period), read with the frame
-    /// timestamped at the edge; on timeout read anyway (watchdog, missed edges). Without one:
-    /// poll at the adaptive rate (fast while touched, never slower than 20 ms).
+    /// With an INT line: wait for an edge (at most one polling period; idle, up to the watchdog),
+    /// read with the frame timestamped at the edge; on timeout read anyway (watchdog, missed
+    /// edges). Without one: poll at the adaptive rate (fast while touched, never slower than 20 ms).
+    /// A simulated board runs this same loop: its INT input's edge wait returns the next scripted
+    /// edge, and its controller presents the script's state when read.
     private func driverLoop() {
         var next = clock()
         while isRunning {
             if let input = driver.interruptInput {
                 let started = clock()
-                let idle = isIdle(at: started)
-                let wait = idle ? max(driver.pollInterval(at: started), idleInterruptWatchdogMicroseconds) : driver.pollInterval(at: started)
+                let interval = driver.pollInterval(at: started)
+                let wait = isIdle(at: started) ? max(interval, idleInterruptWatchdogMicroseconds) : interval
                 var edge: GPIOEdgeEvent? = nil
                 do throws(GPIOError) {
                     edge = try input.waitForEdge(timeoutMicroseconds: wait)
@@ -259,24 +259,17 @@ public final class Service: @unchecked Sendable {
                     publishDriverCounters()
                     continue
                 }
-                let readAt = clock()
-                if driver.poll(at: readAt) { recognizerWake.signal() }
+                if driver.poll(at: clock()) { recognizerWake.signal() }
                 publishDriverCounters()
-                // A simulated line returns at once: sleep out the rest of the period — or, idle,
-                // until the script's next change (the edge the simulated chip would raise).
-                var left = wait - clock().microseconds(since: started)
-                if idle, let sim = driver.simulation {
-                    let edgeAt = sim.nextScriptedChange(after: readAt)
-                    let untilEdge = edgeAt.map { max(0, $0.microseconds(since: clock())) } ?? left
-                    left = min(left, untilEdge)
-                }
+                // A wait that returned early (a failing line) must not turn into a busy loop.
+                let left = wait - clock().microseconds(since: started)
                 if left > 0 { driverWake.wait(microseconds: left) }
                 continue
             }
             let now = clock()
             if driver.poll(at: now) { recognizerWake.signal() }
             publishDriverCounters()
-            let interval = driver.simulation == nil ? driver.pollInterval(at: now) : pollIntervalMicroseconds
+            let interval = driver.pollInterval(at: now)
             next = next.advanced(byMicroseconds: interval)
             if next < now { next = now.advanced(byMicroseconds: interval) }
             driverWake.wait(microseconds: next.microseconds(since: clock()))

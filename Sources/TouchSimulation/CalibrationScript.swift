@@ -2,7 +2,8 @@ import TouchCore
 import TouchDrivers
 
 /// The built-in calibration script (`[simulation] script = "calibration"`): a user pressing the
-/// five `touchwire calibrate` targets (`CalibrationTargets`, tslib's order: top-left, top-right,
+/// `touchwire calibrate` targets (five by default, or as many as `--points` asks for;
+/// `CalibrationTargets`, tslib's order: top-left, top-right,
 /// bottom-right, bottom-left, centre, inset 10 %) on a panel whose touch layer is deliberately
 /// misaligned with the display, so that `calibrate` on a simulated board has a known answer.
 ///
@@ -55,10 +56,12 @@ public enum CalibrationScript {
         return Point(x: min(max(raw.x.rounded(), 0), 4095), y: min(max(raw.y.rounded(), 0), 4095))
     }
 
-    /// The script's frames for a board's transform (its calibration is ignored), timestamps from 0 µs.
-    public static func frames(transform: PanelTransform) -> [TouchFrame] {
+    /// The script's frames for a board's transform (its calibration is ignored), timestamps from 0 µs:
+    /// presses on the `targets` targets of `CalibrationTargets` (4, 5 or 9; none for another count).
+    public static func frames(transform: PanelTransform, targets count: Int = 5) -> [TouchFrame] {
         let targets =
-            CalibrationTargets.points(count: 5, panelWidth: transform.panelWidth, panelHeight: transform.panelHeight)
+            CalibrationTargets.points(
+                count: count, panelWidth: transform.panelWidth, panelHeight: transform.panelHeight)
             ?? []
         var frames: [TouchFrame] = [TouchFrame(timestamp: .zero)]
         func down(_ t: Int64, _ p: Point) {

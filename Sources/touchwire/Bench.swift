@@ -3,6 +3,7 @@ import BoardConfig
 import Foundation
 import Logging
 import TouchService
+import TouchComposition
 
 /// The real-time options `run` and `bench` share; each overrides the board's `[realtime]`.
 struct RealTimeFlags: ParsableArguments {
@@ -103,7 +104,7 @@ struct Bench: ParsableCommand {
         let description = try loadBoard(board)
         if engineOnly {
             do throws(ServiceError) {
-                let (frames, events) = try TouchService.Bench.engineOnly(board: description, passes: passes)
+                let (frames, events) = try PipelineBench.engineOnly(board: description, passes: passes)
                 print("engine only: \(passes) passes, \(frames) frames, \(events) events")
             } catch {
                 throw fail("\(error)")
@@ -119,13 +120,13 @@ struct Bench: ParsableCommand {
         if verbose { logger.logLevel = .info }
         let results: [BenchPhaseResult]
         do throws(ServiceError) {
-            results = try TouchService.Bench.run(
+            results = try PipelineBench.run(
                 board: description, options: options, realtime: realtime, logger: logger,
                 progress: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
         } catch {
             throw fail("\(error)")
         }
-        print(TouchService.Bench.render(results, options: options, board: description.name), terminator: "")
+        print(PipelineBench.render(results, options: options, board: description.name), terminator: "")
     }
 }
 

@@ -5,6 +5,7 @@ import TouchCore
 import TouchDrivers
 import TouchLinux
 import TouchService
+import TouchComposition
 
 struct Calibrate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -80,12 +81,12 @@ struct Calibrate: ParsableCommand {
                 askedAt = now
             }
             if session.isComplete { break }
-            if simulated, let world = session.driver.simulation, world.isFinished, !session.isPressed,
+            if simulated, let world = session.simulation, world.isFinished, !session.isPressed,
                 now.microseconds(since: askedAt) > 1_000_000
             {
                 throw fail(
                     "the simulation's script ended after \(session.currentIndex) of \(session.targets.count) targets"
-                        + " (script = \"calibration\" presses the 5 default targets)")
+                        + " (script = \"demo\" or \"calibration\" presses each target once)")
             }
             if limit > 0, !session.isPressed, now.microseconds(since: askedAt) > limit {
                 throw fail("no press on the \(session.targets[session.currentIndex].name) target within \(timeout) s")
@@ -98,15 +99,20 @@ struct Calibrate: ParsableCommand {
         } catch {
             throw fail("\(error)")
         }
-        print("calibration = \(fit.calibration.boardFileArray)")
-        print(
-            "# residual: max \(format(fit.maxResidual)) px, rms \(format(fit.rmsResidual)) px over \(fit.residuals.count) points"
-        )
+        let result = [
+            "calibration = \(fit.calibration.boardFileArray)",
+            "# residual: max \(format(fit.maxResidual)) px, rms \(format(fit.rmsResidual)) px"
+                + " over \(fit.residuals.count) points",
+        ]
         if fit.maxResidual > maxResidual {
+            // A refused fit is not a result: it goes to stderr, with the exit status, never to stdout.
+            say("refused: " + result[0])
+            say(result[1])
             throw fail(
                 "the fit is off by \(format(fit.maxResidual)) px at one target (more than --max-residual \(format(maxResidual)));"
                     + " a target was probably missed: calibrate again" + (write ? " (nothing written)" : ""))
         }
+        for line in result { print(line) }
         guard write else { return }
         try writeCalibration(fit.calibration, say: say)
     }

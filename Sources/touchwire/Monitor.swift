@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import Gestures
 import Synchronization
+import TouchComposition
 import TouchCore
 import TouchLinux
 import TouchOutputs

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Gestures
+import TouchComposition
 import TouchPlot
 import TouchService
 import TouchTrace

@@ -4,6 +4,7 @@ import TouchCore
 import TouchDrivers
 import TouchLinux
 import TouchService
+import TouchComposition
 import TouchSimulation
 
 /// `touchwire probe`: looks for the three controller families on every I2C bus (or on a
@@ -31,6 +32,12 @@ struct Probe: ParsableCommand {
     var board: String?
 
     func run() throws {
+        if sim, let bus {
+            throw fail("--sim probes the simulated bus and --bus \(bus) a real one: give one of them", code: 2)
+        }
+        if !sim, !simMissing.isEmpty {
+            throw fail("--sim-missing only applies with --sim", code: 2)
+        }
         if let board {
             try probeBoard(board)
             return
@@ -103,18 +110,25 @@ enum ProbeScan {
         var found = 0
         let candidates: [(String, I2CAddress, () throws(I2CError) -> ControllerIdentity)] = [
             ("FocalTech FT5x06/FT6x36", I2CAddress(0x38), { () throws(I2CError) in
-                try FT6x36Driver(bus: bus, configuration: .ft5x06(panelWidth: 4096, panelHeight: 4096)).identify()
+                try FT6x36Driver(bus: bus, configuration: .ft5x06(panelWidth: 4096, panelHeight: 4096), timing: .system)
+                    .identify()
             }),
             ("Goodix GT911", I2CAddress(0x5D), { () throws(I2CError) in
-                try GT911Driver(bus: bus, configuration: .init(address: I2CAddress(0x5D), panelWidth: 4096, panelHeight: 4096))
+                try GT911Driver(
+                    bus: bus, configuration: .init(address: I2CAddress(0x5D), panelWidth: 4096, panelHeight: 4096),
+                    timing: .system)
                     .identify(at: I2CAddress(0x5D))
             }),
             ("Goodix GT911", I2CAddress(0x14), { () throws(I2CError) in
-                try GT911Driver(bus: bus, configuration: .init(address: I2CAddress(0x14), panelWidth: 4096, panelHeight: 4096))
+                try GT911Driver(
+                    bus: bus, configuration: .init(address: I2CAddress(0x14), panelWidth: 4096, panelHeight: 4096),
+                    timing: .system)
                     .identify(at: I2CAddress(0x14))
             }),
             ("Hynitron CST816", I2CAddress(0x15), { () throws(I2CError) in
-                let d = CST816Driver(bus: bus, configuration: .init(panelWidth: 4096, panelHeight: 4096, disablesAutoSleep: false))
+                let d = CST816Driver(
+                    bus: bus, configuration: .init(panelWidth: 4096, panelHeight: 4096, disablesAutoSleep: false),
+                    timing: .system)
                 try d.start()
                 return d.identity ?? ControllerIdentity(chipName: "CST816", address: I2CAddress(0x15))
             }),

@@ -6,6 +6,7 @@ import Synchronization
 import TouchCore
 import TouchLinux
 import TouchService
+import TouchComposition
 import TouchTrace
 
 struct Record: ParsableCommand {
@@ -65,13 +66,9 @@ struct Record: ParsableCommand {
                         continue
                     }
                     try recorder.step(at: MonotonicClock.now())
-                    if recorder.driver.simulation != nil { usleep(UInt32(recorder.pollIntervalMicroseconds)) }
                 } else {
                     try recorder.step(at: now)
-                    let interval =
-                        recorder.driver.simulation == nil
-                        ? recorder.driver.pollInterval(at: now) : recorder.pollIntervalMicroseconds
-                    usleep(UInt32(max(1000, interval)))
+                    usleep(UInt32(max(1000, recorder.driver.pollInterval(at: now))))
                 }
             }
             try recorder.finish(at: MonotonicClock.now())

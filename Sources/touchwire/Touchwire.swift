@@ -6,6 +6,7 @@ import Logging
 import TouchCore
 import TouchOutputs
 import TouchService
+import TouchComposition
 import Gestures
 import TouchTrace
 
@@ -32,6 +33,9 @@ func fail(_ message: String, code: Int32 = 1) -> ExitCode {
     FileHandle.standardError.write(Data(("touchwire: " + message + "\n").utf8))
     return ExitCode(code)
 }
+
+/// "1 region", "3 regions".
+func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
 func makeLogger(verbose: Bool) -> Logger {
     LoggingSystem.bootstrap { label in
@@ -77,12 +81,11 @@ struct Run: ParsableCommand {
         let logger = makeLogger(verbose: verbose)
         let service: Service
         do throws(ServiceError) {
-            service = try Service(board: description, logger: logger)
+            let settings = ServiceSettings(realtime: realtime, statusFile: statusFile.isEmpty ? nil : statusFile)
+            service = try Service(board: description, logger: logger, settings: settings)
         } catch {
             throw fail("\(error)")
         }
-        service.realtime = realtime
-        service.statusFile = statusFile.isEmpty ? nil : statusFile
         if explain {
             service.engine.diagnostics = { d in logger.info("why: \(d)") }
         }
@@ -137,6 +140,15 @@ struct Replay: ParsableCommand {
         } catch {
             throw fail("\(error)")
         }
+        let (traceSize, boardSize) = (parsed.header, description.panel)
+        if traceSize.panelWidth != boardSize.width || traceSize.panelHeight != boardSize.height {
+            // Regions and thresholds would land in the wrong places: refuse rather than print nothing.
+            throw fail(
+                "\(trace): the trace's panel is \(traceSize.panelWidth)×\(traceSize.panelHeight) px but \(board)'s"
+                    + " [panel] is \(boardSize.width)×\(boardSize.height) px;"
+                    + " replay it with a board of the trace's size",
+                code: 2)
+        }
         let engine: GestureEngine
         do throws(ServiceError) {
             engine = try EngineBuilder.build(description)
@@ -146,7 +158,7 @@ struct Replay: ParsableCommand {
         if explain {
             engine.diagnostics = { d in FileHandle.standardError.write(Data("\(d)\n".utf8)) }
         }
-        TouchService.Replay.run(trace: parsed, engine: engine, delivery: delivery, output: StandardOutputSink())
+        TouchComposition.Replay.run(trace: parsed, engine: engine, delivery: delivery, output: StandardOutputSink())
     }
 }
 
@@ -164,7 +176,9 @@ struct Validate: ParsableCommand {
                 let board = try BoardLoader.load(path: file)
                 do throws(ServiceError) {
                     _ = try EngineBuilder.build(board)
-                    print("\(file): ok (\(board.regions.count) regions, \(board.recognizers.count) recognizers)")
+                    let regions = counted(board.regions.count, "region")
+                    let recognizers = counted(board.recognizers.count, "recognizer")
+                    print("\(file): ok (\(regions), \(recognizers))")
                 } catch {
                     bad += 1
                     _ = fail("\(error)")

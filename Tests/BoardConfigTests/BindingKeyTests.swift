@@ -43,7 +43,7 @@ final class BindingKeyTests: XCTestCase {
             state = "ended"
             action = "pulse"
             pulse_ms = 250
-            gpio = { chip = "pinctrl-bcm2711", line = 17 }
+            gpio = { chip = "pinctrl-bcm2711", line = 18 }
             """
         let b = try TestBoards.load(TestBoards.text(regions: button, recognizers: recognizers, extra: extra)).bindings
         XCTAssertEqual(
@@ -60,7 +60,7 @@ final class BindingKeyTests: XCTestCase {
                     line: GPIOLineDescription(chip: "sim", line: 3), initialActive: true),
                 BindingDescription(
                     recognizer: "pan", state: .ended, action: .pulse(milliseconds: 250),
-                    line: GPIOLineDescription(chip: "pinctrl-bcm2711", line: 17)),
+                    line: GPIOLineDescription(chip: "pinctrl-bcm2711", line: 18)),
             ])
         XCTAssertEqual(try TestBoards.load(TestBoards.text()).bindings, [])
     }
@@ -124,21 +124,29 @@ final class BindingKeyTests: XCTestCase {
         XCTAssertTrue(issues[6].message.contains("controller's interrupt line"), issues[6].message)
     }
 
-    func testSharedLinesMustAgree() {
-        let extra = """
-            [[binding]]
-            recognizer = "tap"
-            action = "pulse"
-            gpio = { chip = "sim", line = 1 }
+    /// README: lines used twice are errors — even when both bindings agree on polarity.
+    func testALineDrivenByTwoBindingsIsAnError() {
+        for polarity in ["", ", active_low = true"] {
+            let extra = """
+                [[binding]]
+                recognizer = "tap"
+                action = "pulse"
+                gpio = { chip = "sim", line = 1 }
 
-            [[binding]]
-            recognizer = "pan"
-            action = "hold"
-            gpio = { chip = "sim", line = 1, active_low = true }
-            """
-        let issues = TestBoards.issues(TestBoards.text(recognizers: recognizers, extra: extra))
-        XCTAssertEqual(issues.map(\.keyPath), ["binding[1] \"pan\".gpio"])
-        XCTAssertTrue(issues[0].message.contains("binding[0]"), issues[0].message)
+                [[binding]]
+                recognizer = "pan"
+                action = "hold"
+                gpio = { chip = "sim", line = 1\(polarity) }
+
+                [[binding]]
+                recognizer = "pan"
+                action = "hold"
+                gpio = { chip = "sim", line = 2 }
+                """
+            let issues = TestBoards.issues(TestBoards.text(recognizers: recognizers, extra: extra))
+            XCTAssertEqual(issues.map(\.keyPath), ["binding[1] \"pan\".gpio"])
+            XCTAssertTrue(issues.first?.message.contains("already driven by binding[0]") ?? false, "\(issues)")
+        }
     }
 
     func testUARTFramingKeys() throws {

@@ -107,7 +107,7 @@ final class RecognizerKindTests: XCTestCase {
         XCTAssertEqual(rotationEnd.value, 1.0, accuracy: 0.001)
     }
 
-    // The seeds' custom recognizer: a check drawn down-right then up-right is recognized at its midpoint.
+    // UIKit's custom-recognizer example: a check drawn down-right then up-right is recognized at its midpoint.
     func testCheckmarkRecognizesACheckAndRejectsAV() {
         let h = EngineHarness()
         h.add(CheckmarkGestureRecognizer(name: "check"))

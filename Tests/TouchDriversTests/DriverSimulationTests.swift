@@ -10,7 +10,8 @@ final class DriverSimulationTests: XCTestCase {
         let bus = SimulatedI2CBus()
         let model = FT6x36Model(unusedSlotFill: fill)
         bus.attach(model)
-        let driver = FT6x36Driver(bus: bus, configuration: .ft6x36(panelWidth: 800, panelHeight: 480))
+        let driver = FT6x36Driver(
+            bus: bus, configuration: .ft6x36(panelWidth: 800, panelHeight: 480), timing: .immediate)
         return (bus, model, driver)
     }
 
@@ -138,7 +139,8 @@ final class DriverSimulationTests: XCTestCase {
     func testTooManyPointsFromChipDropsFrame() throws {
         let bus = SimulatedI2CBus()
         bus.attach(FixedImage([0, 0, 3] + [UInt8](repeating: 0x80, count: 12)))
-        let driver = FT6x36Driver(bus: bus, configuration: .ft6x36(panelWidth: 800, panelHeight: 480))
+        let driver = FT6x36Driver(
+            bus: bus, configuration: .ft6x36(panelWidth: 800, panelHeight: 480), timing: .immediate)
         XCTAssertNil(try driver.readFrame(at: .zero))
         XCTAssertEqual(driver.counters.framesRejected, 1)
         XCTAssertEqual(driver.counters.rejectedTooMany, 1)

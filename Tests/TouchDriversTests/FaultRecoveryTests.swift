@@ -4,6 +4,7 @@ import TouchCore
 import TouchDrivers
 import TouchRing
 import TouchService
+import TouchComposition
 import TouchSimulation
 import XCTest
 
@@ -74,7 +75,7 @@ final class FaultRecoveryTests: XCTestCase {
         let setup = try ControllerFactory.make(board, start: .zero)
         let frames = FrameQueue(capacity: 1024)
         let stage = DriverStage(
-            controller: setup.controller, frames: frames, simulation: setup.simulation, transform: setup.transform,
+            controller: setup.controller, frames: frames, transform: setup.transform,
             protection: setup.protection, schedule: setup.schedule, log: { _ in })
         stage.start(at: .zero)
         var queued: [TouchFrame] = []
@@ -113,7 +114,9 @@ final class FaultRecoveryTests: XCTestCase {
     func testServicePicksTheDriverByChipOnTheSimulatedBus() throws {
         for (chip, type) in [("ft6x36", "FT6x36Driver"), ("ft5x06", "FT6x36Driver"), ("gt911", "GT911Driver"), ("cst816s", "CST816Driver")] {
             let r = try run(board(chip: chip))
-            XCTAssertTrue(String(describing: Swift.type(of: r.setup.controller)).hasPrefix(type), chip)
+            // The pipeline sees a SimulatedController; the real driver for the chip is inside it.
+            let driver = try XCTUnwrap(r.setup.controller as? SimulatedController, chip).driver
+            XCTAssertTrue(String(describing: Swift.type(of: driver)).hasPrefix(type), chip)
             XCTAssertEqual(r.stage.state, .running, chip)
             XCTAssertEqual(downs(r), 2, "\(chip): the tap and the drag")
             XCTAssertEqual(r.queued.filter(\.isCancel).count, 0, chip)
@@ -235,13 +238,43 @@ final class FaultRecoveryTests: XCTestCase {
         assertInvariant(r)
     }
 
+    /// The simulation enters through the seams a real board uses: the pipeline's INT wait on a
+    /// simulated board returns the next scripted edge (waiting for it on the injected clock), or
+    /// nothing after the whole timeout, exactly as a wired INT line does; no `simulation` branch.
+    func testSimulatedINTWaitReturnsTheNextScriptedEdgeOnTheInjectedClock() throws {
+        final class Clock: @unchecked Sendable { var now = Instant.zero }
+        let clock = Clock()
+        let setup = try ControllerFactory.make(
+            // INT only: a reset line would move the world's own clock on by the reset's sleeps.
+            try board(chip: "ft6x36", extra: #"interrupt = { chip = "sim-gpio", line = 17 }"#), start: .zero,
+            clock: { clock.now },
+            sleep: { clock.now = clock.now.advanced(byMicroseconds: $0) })
+        let frames = FrameQueue(capacity: 16)
+        let stage = DriverStage(controller: setup.controller, frames: frames, transform: setup.transform, log: { _ in })
+        XCTAssertTrue(stage.start(at: .zero))
+        let input = try XCTUnwrap(stage.interruptInput, "the board wires INT")
+        clock.now = .zero
+        // The script's first touch is at 100 ms: a 50 ms wait times out after 50 ms.
+        XCTAssertNil(try input.waitForEdge(timeoutMicroseconds: 50_000))
+        XCTAssertEqual(clock.now, .milliseconds(50))
+        // A long wait returns the edge the chip raises when the touch arrives, at its instant.
+        let edge = try XCTUnwrap(try input.waitForEdge(timeoutMicroseconds: 1_000_000))
+        XCTAssertEqual(edge.timestamp, .milliseconds(100))
+        XCTAssertEqual(clock.now, .milliseconds(100))
+        XCTAssertTrue(stage.poll(at: edge.timestamp, edge: true))
+        frames.flush()
+        let frame = try XCTUnwrap(frames.poll())
+        XCTAssertEqual(frame.count, 1)
+        XCTAssertEqual(frame[0].position, Point(x: 400, y: 240))
+    }
+
     func testMissingControllerIsAStateAndKeepsRetrying() throws {
         let b = try board(chip: "ft6x36")
         let setup = try ControllerFactory.make(b, start: .zero)
         let world = try XCTUnwrap(setup.simulation)
         world.bus.detach(I2CAddress(0x38))
         let stage = DriverStage(
-            controller: setup.controller, frames: FrameQueue(capacity: 16), simulation: world, log: { _ in })
+            controller: setup.controller, frames: FrameQueue(capacity: 16), log: { _ in })
         XCTAssertFalse(stage.start(at: .zero))
         guard case .missing = stage.state else { return XCTFail("\(stage.state)") }
         for ms in stride(from: Int64(0), to: 1_000, by: 10) { stage.poll(at: .milliseconds(ms)) }

@@ -2,7 +2,7 @@ import TouchCore
 import TouchDrivers
 import XCTest
 
-/// The one place for orientation (user-needs "Orientation and calibration").
+/// The one place for orientation: orientation and calibration.
 final class PanelTransformTests: XCTestCase {
     func testIdentityAndOffPanelRejected() {
         let t = PanelTransform(panelWidth: 800, panelHeight: 480)

@@ -1,5 +1,6 @@
 import Foundation
 import Gestures
+import TouchComposition
 import TouchCore
 import TouchLinux
 import TouchOutputs

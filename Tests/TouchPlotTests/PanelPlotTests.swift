@@ -1,6 +1,7 @@
 import BoardConfig
 import Foundation
 import Gestures
+import TouchComposition
 import TouchCore
 import TouchPlot
 import TouchService

@@ -2,6 +2,7 @@ import BoardConfig
 import Foundation
 import Gestures
 import TouchOutputs
+import TouchComposition
 import TouchPlot
 import TouchService
 import TouchSimulation

@@ -23,6 +23,22 @@ final class SPSCRingTests: XCTestCase {
         XCTAssertNil(ring.tryPop())
     }
 
+    /// `status` shows the frame ring's high-water: a consumer that keeps up must leave it at 1, not at
+    /// the number of pushes since the producer last looked at the consumer's index.
+    func testHighWaterIsTrueOccupancyNotPushCount() {
+        let ring = SPSCRing<Int>(minimumCapacity: 256)
+        for i in 0..<10_000 {
+            XCTAssertTrue(ring.tryPush(i))
+            XCTAssertEqual(ring.tryPop(), i)
+        }
+        XCTAssertEqual(ring.highWaterMark, 1)
+        for i in 0..<3 { ring.tryPush(i) }
+        XCTAssertEqual(ring.highWaterMark, 3)
+        while ring.tryPop() != nil {}
+        for i in 0..<2 { ring.tryPush(i) }
+        XCTAssertEqual(ring.highWaterMark, 3, "the mark never falls")
+    }
+
     func testWrapAroundKeepsOrder() {
         let ring = SPSCRing<Int>(minimumCapacity: 4)
         var expected = 0

@@ -6,6 +6,7 @@ import TouchDrivers
 import TouchLinux
 import TouchRing
 import TouchService
+import TouchComposition
 import TouchSimulation
 import XCTest
 
@@ -37,35 +38,59 @@ final class AllocationTests: XCTestCase {
         XCTAssertEqual(sink.count, 100)
     }
 
-    /// The demo board's engine (tap, double tap requiring failure, long press, pan, a control region)
-    /// through the frame ring, the recognizer stage and the event ring: a burst of frames allocates nothing.
-    func testRecognizerLoopAllocatesNothingPerFrame() throws {
-        let board = try BoardLoader.load(path: repositoryRoot.appendingPathComponent("boards/sim-demo.toml").path)
-        let engine = try EngineBuilder.build(board)
-        let wake = Wakeup()
-        let events = EventQueueSink(capacity: 4096, wake: wake)
-        engine.sink = events
+    /// A board's engine behind the frame ring and the recognizer stage, its actions into the event
+    /// ring: the recognizer loop as the service runs it, stepped by hand.
+    private struct Loop {
+        let events: EventQueueSink
         let frames = FrameQueue(capacity: 1024)
-        let stage = RecognizerStage(frames: frames, engine: engine)
-        let script = DemoScript.frames(panelWidth: board.panel.width, panelHeight: board.panel.height)
-        XCTAssertGreaterThan(script.count, 200)
+        let stage: RecognizerStage
 
-        func play(offset: Int64) -> Int {
+        init(board file: String, metrics: PipelineMetrics? = nil) throws {
+            let board = try BoardLoader.load(path: repositoryRoot.appendingPathComponent(file).path)
+            let engine = try EngineBuilder.build(board)
+            events = EventQueueSink(capacity: 4096, wake: Wakeup())
+            engine.sink = events
+            stage = RecognizerStage(frames: frames, engine: engine)
+            stage.metrics = metrics
+        }
+
+        /// Plays `script` shifted by `offset` µs, one step per frame, then steps at `offset + end`
+        /// (nil: no final step); `onEvent` sees each action popped. Returns how many were popped.
+        func play(
+            _ script: [TouchFrame], offset: Int64, end: Int64?, afterFrame: () -> Void = {},
+            onEvent: (GestureEvent) -> Void = { _ in }
+        ) -> Int {
             var popped = 0
             for var frame in script {
                 frame.timestamp = frame.timestamp.advanced(byMicroseconds: offset)
                 frames.offer(frame)
                 stage.step(now: frame.timestamp)
-                while events.ring.tryPop() != nil { popped += 1 }
+                while let e = events.ring.tryPop() {
+                    onEvent(e)
+                    popped += 1
+                }
+                afterFrame()
             }
-            stage.step(now: Instant(microseconds: offset + 20_000_000))
-            while events.ring.tryPop() != nil { popped += 1 }
+            if let end {
+                stage.step(now: Instant(microseconds: offset + end))
+                while let e = events.ring.tryPop() {
+                    onEvent(e)
+                    popped += 1
+                }
+            }
             return popped
         }
+    }
 
-        let warmUpEvents = play(offset: 0)  // first pass: lazily initialised runtime paths
+    /// The demo board's engine (tap, double tap requiring failure, long press, pan, a control region)
+    /// through the frame ring, the recognizer stage and the event ring: a burst of frames allocates nothing.
+    func testRecognizerLoopAllocatesNothingPerFrame() throws {
+        let loop = try Loop(board: "boards/sim-demo.toml")
+        let script = DemoScript.frames(panelWidth: 800, panelHeight: 480)
+        XCTAssertGreaterThan(script.count, 200)
+        let warmUpEvents = loop.play(script, offset: 0, end: 20_000_000)  // lazily initialised runtime paths
         var measuredEvents = 0
-        let count = mallocs { measuredEvents = play(offset: 30_000_000) }
+        let count = mallocs { measuredEvents = loop.play(script, offset: 30_000_000, end: 20_000_000) }
         XCTAssertEqual(count, 0, "mallocs on the recognizer loop across \(script.count) frames")
         XCTAssertEqual(measuredEvents, warmUpEvents)
         XCTAssertGreaterThan(measuredEvents, 20, "the burst must exercise recognizers, not an idle engine")
@@ -73,28 +98,11 @@ final class AllocationTests: XCTestCase {
 
     /// Every recognizer kind in use (the kiosk board and workload): still nothing allocated per frame.
     func testKioskBoardWithEveryRecognizerKindAllocatesNothingPerFrame() throws {
-        let board = try BoardLoader.load(path: repositoryRoot.appendingPathComponent("boards/kiosk-sim.toml").path)
-        let engine = try EngineBuilder.build(board)
-        let events = EventQueueSink(capacity: 4096, wake: Wakeup())
-        engine.sink = events
-        let frames = FrameQueue(capacity: 1024)
-        let stage = RecognizerStage(frames: frames, engine: engine)
+        let loop = try Loop(board: "boards/kiosk-sim.toml")
         let script = KioskScript.frames()
-        func play(offset: Int64) -> Int {
-            var popped = 0
-            for var frame in script {
-                frame.timestamp = frame.timestamp.advanced(byMicroseconds: offset)
-                frames.offer(frame)
-                stage.step(now: frame.timestamp)
-                while events.ring.tryPop() != nil { popped += 1 }
-            }
-            stage.step(now: Instant(microseconds: offset + KioskScript.duration))
-            while events.ring.tryPop() != nil { popped += 1 }
-            return popped
-        }
-        let warm = play(offset: 0)
+        let warm = loop.play(script, offset: 0, end: KioskScript.duration)
         var measured = 0
-        let count = mallocs { measured = play(offset: KioskScript.duration) }
+        let count = mallocs { measured = loop.play(script, offset: KioskScript.duration, end: KioskScript.duration) }
         XCTAssertEqual(count, 0, "mallocs across \(script.count) kiosk frames")
         XCTAssertEqual(measured, warm)
     }
@@ -102,28 +110,13 @@ final class AllocationTests: XCTestCase {
     /// The timing probes on the hot threads (a clock read and a ring push per frame / event) and the
     /// metrics thread's move of those samples into the preallocated HdrHistograms allocate nothing.
     func testLatencySamplingAndHistogramRecordingAllocateNothing() throws {
-        let board = try BoardLoader.load(path: repositoryRoot.appendingPathComponent("boards/kiosk-sim.toml").path)
-        let engine = try EngineBuilder.build(board)
-        let events = EventQueueSink(capacity: 4096, wake: Wakeup())
-        engine.sink = events
-        let frames = FrameQueue(capacity: 1024)
-        let stage = RecognizerStage(frames: frames, engine: engine)
         let metrics = PipelineMetrics(clock: { MonotonicClock.now() })
-        stage.metrics = metrics
+        let loop = try Loop(board: "boards/kiosk-sim.toml", metrics: metrics)
         let script = KioskScript.frames()
         func play(offset: Int64) -> Int {
-            var popped = 0
-            for var frame in script {
-                frame.timestamp = frame.timestamp.advanced(byMicroseconds: offset)
-                frames.offer(frame)
-                stage.step(now: frame.timestamp)
-                while let e = events.ring.tryPop() {
-                    metrics.eventWritten(eventTime: e.time, issuedAt: MonotonicClock.now())
-                    popped += 1
-                }
-                metrics.collect()
-            }
-            return popped
+            loop.play(
+                script, offset: offset, end: nil, afterFrame: { metrics.collect() },
+                onEvent: { metrics.eventWritten(eventTime: $0.time, issuedAt: MonotonicClock.now()) })
         }
         _ = play(offset: 0)
         var measured = 0
@@ -139,7 +132,8 @@ final class AllocationTests: XCTestCase {
         let bus = SimulatedI2CBus()
         let model = FT6x36Model()
         bus.attach(model)
-        let driver = FT6x36Driver(bus: bus, configuration: .ft6x36(panelWidth: 800, panelHeight: 480))
+        let driver = FT6x36Driver(
+            bus: bus, configuration: .ft6x36(panelWidth: 800, panelHeight: 480), timing: .immediate)
         try driver.start()
         let script = DemoScript.frames(panelWidth: 800, panelHeight: 480)
         var read = 0

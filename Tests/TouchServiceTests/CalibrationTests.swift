@@ -3,6 +3,7 @@ import Foundation
 import TouchCore
 import TouchDrivers
 import TouchService
+import TouchComposition
 import TouchSimulation
 import XCTest
 
@@ -43,8 +44,8 @@ final class CalibrationTests: XCTestCase {
     }
 
     /// Steps the session every poll interval of virtual time until complete (or 10 s).
-    func runSession(_ board: BoardDescription) throws -> (CalibrationSession, [CalibrationStep]) {
-        let session = try CalibrationSession(board: board, start: .zero)
+    func runSession(_ board: BoardDescription, points: Int = 5) throws -> (CalibrationSession, [CalibrationStep]) {
+        let session = try CalibrationSession(board: board, points: points, start: .zero)
         XCTAssertTrue(session.start(at: .zero))
         var steps: [CalibrationStep] = []
         var now = Instant.zero
@@ -137,8 +138,22 @@ final class CalibrationTests: XCTestCase {
         XCTAssertEqual(PressCollector.median([4, 1, 2, 3]), 2.5)
     }
 
+    /// `--points 9` and `--points 4` on the simulation: the script presses as many targets as asked.
+    func testNineAndFourPointsOnTheSimulation() throws {
+        for points in [9, 4] {
+            let (session, _) = try runSession(try board(), points: points)
+            XCTAssertEqual(session.pairs.count, points)
+            XCTAssertLessThan(try session.fit().maxResidual, 1)
+        }
+    }
+
     func testUnsupportedPointCountIsAnError() throws {
-        XCTAssertThrowsError(try CalibrationSession(board: try board(), points: 6, start: .zero))
+        XCTAssertThrowsError(try CalibrationSession(board: try board(), points: 6, start: .zero)) { error in
+            guard case .argument(let option, let value, _)? = error as? ServiceError else { return XCTFail("\(error)") }
+            XCTAssertEqual(option, "--points")
+            XCTAssertEqual(value, "6")
+            XCTAssertEqual("\(error)", "--points must be one of 4, 5, 9, got 6")
+        }
     }
 }
 
@@ -179,14 +194,24 @@ extension CommandLineTests {
         XCTAssertEqual(again.stdout, dry.stdout)
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), after)
 
-        // The demo script's taps are not at the targets: the fit is refused (residual far over
-        // --max-residual), nothing is written.
+        // A fit over --max-residual is refused: exit 1, the numbers on stderr only, nothing written.
+        let strict = try run(["calibrate", "--board", path, "--write", "--max-residual", "0.001"])
+        XCTAssertEqual(strict.status, 1, strict.stderr)
+        XCTAssertEqual(strict.stdout, "", "a refused fit is not printed like an accepted one")
+        XCTAssertTrue(strict.stderr.contains("refused: calibration = ["), strict.stderr)
+        XCTAssertTrue(strict.stderr.contains("touchwire: the fit is off by"), strict.stderr)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), after)
+
+        // The shipped demo board (script = "demo", which presses no targets): calibrate plays the
+        // built-in calibration presses, also for --points 9, and says so.
         let demoCopy = dir.appendingPathComponent("demo.toml").path
         let demoText = try String(contentsOfFile: demoBoard, encoding: .utf8)
         try demoText.write(toFile: demoCopy, atomically: true, encoding: .utf8)
-        let demo = try run(["calibrate", "--board", demoCopy, "--write"])
-        XCTAssertEqual(demo.status, 1)
-        XCTAssertTrue(demo.stderr.contains("touchwire: the fit is off by"), demo.stderr)
+        let demo = try run(["calibrate", "--board", demoCopy, "--points", "9"])
+        XCTAssertEqual(demo.status, 0, demo.stderr)
+        XCTAssertTrue(demo.stderr.contains("playing the built-in calibration presses"), demo.stderr)
+        XCTAssertTrue(demo.stderr.contains("touch the bottom-right target"), demo.stderr)
+        XCTAssertTrue(demo.stdout.contains("over 9 points"), demo.stdout)
         XCTAssertEqual(try String(contentsOfFile: demoCopy, encoding: .utf8), demoText)
     }
 }

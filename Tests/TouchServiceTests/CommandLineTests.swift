@@ -72,6 +72,35 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(first.stderr, "")
     }
 
+    /// The sample trace shipped in traces/ is the demo script, and replays on the demo board.
+    /// `TOUCHWIRE_WRITE_FIXTURES=1` rewrites it from `DemoScript` (then commit the file).
+    func testShippedDemoTraceIsTheDemoAndReplaysOnTheDemoBoard() throws {
+        let path = repositoryRoot.appendingPathComponent("traces/demo.jsonl").path
+        let demo = Trace(
+            header: TraceHeader(panelWidth: 800, panelHeight: 480, source: "touchwire demo script"),
+            frames: DemoScript.frames(panelWidth: 800, panelHeight: 480))
+        if ProcessInfo.processInfo.environment["TOUCHWIRE_WRITE_FIXTURES"] == "1" {
+            try TraceWriter.write(demo, toPath: path)
+        }
+        let shipped = try TraceReader.read(path: path)
+        XCTAssertEqual(shipped.header, demo.header)
+        XCTAssertEqual(shipped.frames, demo.frames)
+        let result = try run(["replay", path, "--board", demoBoard])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains(#""recognizer":"double-tap","kind":"tap","state":"recognized""#))
+    }
+
+    /// A trace recorded on another panel is refused with both sizes, not replayed to silence.
+    func testReplayOnABoardOfAnotherPanelSizeIsRefusedNamingBothSizes() throws {
+        let trace = repositoryRoot.appendingPathComponent("data/unistroke/s01.jsonl").path
+        let result = try run(["replay", trace, "--board", demoBoard])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("240×320"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("800×480"), result.stderr)
+    }
+
     func testReplayWithDeliveryInterleavesRegionDeliveries() throws {
         let dir = try makeTemporaryDirectory(self)
         let tracePath = dir.appendingPathComponent("tap.jsonl").path
@@ -143,6 +172,22 @@ final class CommandLineTests: XCTestCase {
         let missing = try run(["probe", "--sim", "--sim-missing", "gt911"])
         XCTAssertTrue(missing.stdout.contains("sim 0x5d: no Goodix GT911 (no acknowledge from I2C address 0x5d"), missing.stdout)
         XCTAssertTrue(missing.stdout.contains("sim 0x38: FT6336U"), missing.stdout)
+    }
+
+    /// `validate` counts in words a user reads: "1 region", not "1 regions"; paths as given.
+    func testValidateCountsInTheSingularAndPlural() throws {
+        let board = repositoryRoot.appendingPathComponent("boards/sim-idle-int.toml").path
+        let result = try run(["validate", board])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "\(board): ok (1 region, 4 recognizers)\n")
+    }
+
+    /// `probe --sim --bus X` is a contradiction, refused in one line rather than ignoring --bus.
+    func testProbeSimWithBusIsRefused() throws {
+        let result = try run(["probe", "--sim", "--bus", "/dev/i2c-1"])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertTrue(result.stderr.contains("--bus /dev/i2c-1"), result.stderr)
     }
 
     /// `probe --board` starts the board's controller as `run` does, pulsing its reset line first.

@@ -5,6 +5,8 @@ import TouchCore
 import TouchLinux
 import TouchOutputs
 import TouchService
+import TouchComposition
+import TouchSimulation
 import XCTest
 
 /// A finger scripted into the simulated FT6x36's registers comes out of a UART as a text line.
@@ -71,7 +73,7 @@ final class EndToEndTests: XCTestCase {
         XCTAssertTrue(service.driver.start(at: .zero))
         for ms in stride(from: Int64(0), through: 600, by: 10) {
             clock.now = .milliseconds(ms)
-            if ms == 150 { service.driver.simulation?.bus.nackNext(3) }
+            if ms == 150 { (service.driver.controller as? SimulatedController)?.world.bus.nackNext(3) }
             service.driver.poll(at: clock.now)
             service.recognizer.step(now: clock.now)
             service.output.drain(clock: clock.read)

@@ -2,6 +2,7 @@ import BoardConfig
 import Gestures
 import TouchCore
 import TouchService
+import TouchComposition
 import TouchSimulation
 import XCTest
 

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TouchCore
 import TouchService
+import TouchComposition
 import TouchSimulation
 import XCTest
 
@@ -95,8 +96,10 @@ final class MetricsTests: XCTestCase {
         try tapTrace.write(to: dir.appendingPathComponent("tap.jsonl"), atomically: true, encoding: .utf8)
         let board = try tapBoard(script: "tap.jsonl", directory: dir)
         let clock = ManualClock()
-        let service = try Service(board: board, logger: quietLogger, stdout: CollectingSink(), clock: clock.read)
-        service.statusFile = dir.appendingPathComponent("status.json").path
+        let service = try Service(
+            board: board, logger: quietLogger,
+            settings: ServiceSettings(statusFile: dir.appendingPathComponent("status.json").path),
+            stdout: CollectingSink(), clock: clock.read)
         XCTAssertTrue(service.driver.start(at: .zero))
         for ms in stride(from: Int64(0), through: 500, by: 10) {
             clock.now = .milliseconds(ms)

@@ -5,6 +5,7 @@ import TouchCore
 import TouchLinux
 import TouchOutputs
 import TouchService
+import TouchComposition
 import TouchSimulation
 import XCTest
 

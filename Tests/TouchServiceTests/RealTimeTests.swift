@@ -2,6 +2,7 @@ import BoardConfig
 import Foundation
 import TouchLinux
 import TouchService
+import TouchComposition
 import XCTest
 
 /// `[realtime]` in board files and the `--realtime …` options: parsing, validation, and what a

@@ -3,6 +3,7 @@ import Foundation
 import Gestures
 import TouchCore
 import TouchService
+import TouchComposition
 import TouchTrace
 import XCTest
 

@@ -3,6 +3,7 @@ import Foundation
 import TouchCore
 import TouchLinux
 import TouchService
+import TouchComposition
 import TouchSimulation
 import XCTest
 

@@ -4,7 +4,7 @@ import TouchCore
 import TouchTrace
 import XCTest
 
-/// The checkmark recognizer on real people's strokes: the $1 unistroke logs in ../shared/data.
+/// The checkmark recognizer on real people's strokes: the $1 unistroke logs in data/unistroke.
 /// The README states these figures; this test keeps them true.
 final class UnistrokeCheckmarkTests: XCTestCase {
     struct Label {
@@ -14,7 +14,7 @@ final class UnistrokeCheckmarkTests: XCTestCase {
     }
 
     func testRecallOnChecksAndFalseAlarmsOnTheOtherFifteenGestures() throws {
-        let data = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/data/unistroke")
+        let data = repositoryRoot.appendingPathComponent("data/unistroke")
         guard FileManager.default.fileExists(atPath: data.path) else {
             throw XCTSkip("the unistroke logs are not at \(data.path)")
         }

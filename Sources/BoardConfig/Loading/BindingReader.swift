@@ -33,17 +33,15 @@ enum BindingReader {
                 log.add(r.keyPath("gpio"), "\(key) is the controller's \(reserved.name) line")
                 continue
             }
-            if let (first, other) = firstUse[key] {
-                if other.line.activeLow != binding.line.activeLow || other.initialActive != binding.initialActive {
-                    log.add(
-                        r.keyPath("gpio"),
-                        "\(key) is also driven by binding[\(first)] with a different active_low or initial; "
-                            + "bindings sharing a line must agree")
-                    continue
-                }
-            } else {
-                firstUse[key] = (index, binding)
+            if let (first, _) = firstUse[key] {
+                // Two bindings on one line would fight over its level (a hold released by the other's
+                // pulse end): one line, one binding.
+                log.add(
+                    r.keyPath("gpio"),
+                    "\(key) is already driven by binding[\(first)]; a line can be driven by one binding only")
+                continue
             }
+            firstUse[key] = (index, binding)
             bindings.append(binding)
         }
         return bindings

@@ -5,6 +5,7 @@ import TouchCore
 import TouchLinux
 import TouchOutputs
 import TouchSimulation
+import TouchService
 
 /// Builds a board's outputs: `[[output]]` channels (stdout, UARTs in text, JSON or binary) and
 /// the GPIO lines of its `[[binding]]`s. Everything is opened here, before any thread starts, so
@@ -34,7 +35,7 @@ enum OutputFactory {
                         path: u.device, configuration: serialConfiguration(u), clock: clock,
                         log: { [logger] message in logger.notice("\(message)") })
                 } catch {
-                    throw .output("\(board.location): output uart \(u.device): \(error)")
+                    throw .uart(board: board.location, device: u.device, error: error)
                 }
                 let encoding: OutputChannel.Encoding
                 switch u.format {
@@ -120,8 +121,8 @@ enum OutputFactory {
         } catch {
             let id = setups[error.line].id
             let index = board.bindings.firstIndex { $0.line.chip == id.chip && $0.line.line == id.offset } ?? 0
-            throw .output(
-                "\(board.location): binding[\(index)] \"\(board.bindings[index].recognizer)\".gpio: \(error.error)")
+            throw .bindingLine(
+                board: board.location, binding: index, recognizer: board.bindings[index].recognizer, error: error.error)
         }
     }
 }

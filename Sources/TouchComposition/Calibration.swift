@@ -2,6 +2,8 @@ import BoardConfig
 import TouchCore
 import TouchDrivers
 import TouchRing
+import TouchSimulation
+import TouchService
 
 /// What became of one press during calibration.
 public enum PressResult: Equatable, Sendable {
@@ -104,6 +106,8 @@ public final class CalibrationSession {
     /// applies to, `unrotated` turns a target into the space calibration maps into.
     public let transform: PanelTransform
     public let driver: DriverStage
+    /// The simulated world, on a simulated board (to tell when its script has ended).
+    public let simulation: SimulatedTouchWorld?
     /// The polling period (the simulated report rate, or the board's `poll_interval_ms`).
     public let pollIntervalMicroseconds: Int64
     /// The presses accepted so far, one per target in order.
@@ -113,7 +117,9 @@ public final class CalibrationSession {
     private var collector: PressCollector
 
     /// Fails when the board has no controller, the simulation cannot be built, or `points` is
-    /// not one of `CalibrationTargets.supportedCounts`.
+    /// not one of `CalibrationTargets.supportedCounts`. On a simulated board whose script is the
+    /// demo (which presses no targets) the built-in calibration presses are played instead, one
+    /// per target, and `log` says so.
     public init(
         board: BoardDescription, points: Int = 5, start: Instant, maxMovement: Double = 5,
         log: @escaping (String) -> Void = { _ in }
@@ -123,16 +129,22 @@ public final class CalibrationSession {
                 count: points, panelWidth: board.panel.width, panelHeight: board.panel.height)
         else {
             let counts = CalibrationTargets.supportedCounts.map(String.init).joined(separator: ", ")
-            throw .controller("--points must be one of \(counts), got \(points)")
+            throw .argument(option: "--points", value: "\(points)", expected: "one of \(counts)")
         }
-        let setup = try ControllerFactory.make(board, start: start, capture: true)
+        var board = board
+        if board.controller?.bus == .simulated, case .demo? = board.simulation?.script {
+            board.simulation?.script = .calibration
+            log("the simulated board's demo script presses no targets; playing the built-in calibration presses")
+        }
+        let setup = try ControllerFactory.make(board, start: start, capture: true, calibrationTargets: points)
         self.board = board
         self.targets = targets
         transform = setup.transform
         pollIntervalMicroseconds = setup.pollIntervalMicroseconds
+        simulation = setup.simulation
         driver = DriverStage(
-            controller: setup.controller, frames: FrameQueue(capacity: 64), simulation: setup.simulation,
-            transform: nil, protection: setup.protection, schedule: setup.schedule, log: log)
+            controller: setup.controller, frames: FrameQueue(capacity: 64), transform: nil,
+            protection: setup.protection, schedule: setup.schedule, log: log)
         collector = PressCollector(maxMovement: maxMovement)
     }
 

@@ -3,24 +3,6 @@ import Gestures
 import TouchCore
 import TouchOutputs
 
-/// Why a board could not be turned into a running configuration.
-public enum ServiceError: Error, CustomStringConvertible {
-    case unsupportedKind(board: String, recognizer: String, kind: GestureKind)
-    case unsupportedChip(board: String, chip: String)
-    case output(String)
-    case controller(String)
-
-    public var description: String {
-        switch self {
-        case .unsupportedKind(let board, let r, let k):
-            "\(board): recognizer \"\(r)\": kind \(k) is not available in this build"
-        case .unsupportedChip(let board, let chip): "\(board): controller.chip: \(chip) is not available in this build"
-        case .output(let m): m
-        case .controller(let m): m
-        }
-    }
-}
-
 /// Builds the region tree and the recognizers of a validated board into a `GestureEngine`.
 public enum EngineBuilder {
     /// The engine for `board`, with thresholds converted from points to pixels.

@@ -1,6 +1,5 @@
 import TouchCore
 import TouchDrivers
-import TouchSimulation
 
 /// The simulated side of a `bus = "sim"` board: a script player feeding a register-level
 /// controller model (FT6x36, GT911 or CST816) on a simulated I2C bus, plus, when the board

@@ -12,6 +12,7 @@ import TouchSimulation
 import TouchTrace
 
 import Foundation
+import TouchService
 
 /// What `touchwire bench` runs: the whole pipeline on the simulated controller, once idle and
 /// once with a competing CPU load on every core.
@@ -47,8 +48,7 @@ public struct BenchOptions: Sendable, Equatable {
     /// kiosk workload when asked. Throws when the board has no simulated controller.
     public func benchBoard(_ board: BoardDescription, workloadTrace: String?) throws(ServiceError) -> BoardDescription {
         guard let c = board.controller, c.bus == .simulated, var sim = board.simulation else {
-            throw .controller(
-                "\(board.name): touchwire bench needs a simulated controller (controller.bus = \"sim\"), e.g. boards/kiosk-sim.toml")
+            throw .notSimulated(board: board.name, command: "bench")
         }
         var b = board
         sim.reportRateHz = rateHz
@@ -89,7 +89,7 @@ public struct BenchPhaseResult: Sendable, Equatable {
 }
 
 /// Runs `touchwire bench` and renders its report.
-public enum Bench {
+public enum PipelineBench {
     /// Runs the phases. `progress` receives one line as each phase starts.
     public static func run(
         board original: BoardDescription, options: BenchOptions, realtime: RealTimeDescription,
@@ -103,7 +103,7 @@ public enum Bench {
                     Trace(header: TraceHeader(panelWidth: 800, panelHeight: 480), frames: KioskScript.frames()),
                     toPath: path)
             } catch {
-                throw .controller("bench: cannot write the workload trace \(path): \(error)")
+                throw .traceFile(error: error)
             }
             trace = path
         }
@@ -130,12 +130,12 @@ public enum Bench {
         do {
             null = try FileDescriptor.open("/dev/null", .writeOnly, options: .closeOnExec)
         } catch {
-            throw .controller("bench: cannot open /dev/null: \(error)")
+            throw .file(path: "/dev/null", purpose: "bench discards the events there", reason: "\(error)")
         }
         defer { try? null.close() }
-        let service = try Service(board: board, logger: logger, stdout: StandardOutputSink(descriptor: null))
-        service.realtime = realtime
-        service.statusFile = nil
+        let service = try Service(
+            board: board, logger: logger, settings: ServiceSettings(realtime: realtime, statusFile: nil),
+            stdout: StandardOutputSink(descriptor: null))
         let burner = CPUBurner(threads: load, limitSeconds: Double(options.seconds) + 10)
         burner.start()
         let started = MonotonicClock.now()
@@ -147,12 +147,13 @@ public enum Bench {
         let m = service.metrics
         m.collect()
         let snap = service.latestSnapshot
+        let memory = RealTime.residentMemory()
         return BenchPhaseResult(
             name: name, seconds: elapsed, framesRead: service.driver.framesRead,
             framesQueued: service.driver.framesQueued, eventsWritten: service.output.eventsWritten,
             readToRecognized: LatencySummary(m.readToRecognized), readToWrite: LatencySummary(m.readToWrite),
-            pipelineCPUMicroseconds: m.pipelineCPUMicroseconds, residentBytes: RealTime.residentBytes(),
-            peakResidentBytes: RealTime.peakResidentBytes(), frameDrops: service.frames.droppedFrames,
+            pipelineCPUMicroseconds: m.pipelineCPUMicroseconds, residentBytes: memory.current,
+            peakResidentBytes: memory.peak, frameDrops: service.frames.droppedFrames,
             eventDrops: service.events.droppedEvents, lostSamples: m.lostSamples, threads: snap?.threads ?? [],
             warnings: snap?.warnings ?? [])
     }

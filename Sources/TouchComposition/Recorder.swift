@@ -3,6 +3,7 @@ import Logging
 import TouchCore
 import TouchRing
 import TouchTrace
+import TouchService
 
 /// `touchwire record`: the driver half of the pipeline writing a touch trace (`formats.md` §1).
 ///
@@ -24,7 +25,7 @@ public final class Recorder {
         let setup = try ControllerFactory.make(board, start: start)
         frames = FrameQueue(capacity: 256)
         driver = DriverStage(
-            controller: setup.controller, frames: frames, simulation: setup.simulation, transform: setup.transform,
+            controller: setup.controller, frames: frames, transform: setup.transform,
             protection: setup.protection, schedule: setup.schedule,
             log: { [logger] message in logger.notice("\(message)") })
         pollIntervalMicroseconds = setup.pollIntervalMicroseconds
@@ -35,7 +36,7 @@ public final class Recorder {
                     panelWidth: board.panel.width, panelHeight: board.panel.height,
                     source: "touchwire record, board \(board.name)"))
         } catch {
-            throw .output("\(error)")
+            throw .traceFile(error: error)
         }
     }
 

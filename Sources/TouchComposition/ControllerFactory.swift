@@ -4,10 +4,14 @@ import TouchDrivers
 import TouchLinux
 import TouchSimulation
 import TouchTrace
+import TouchService
 
 /// Everything the driver stage needs for one board's controller.
 public struct ControllerSetup {
+    /// The driver; on a simulated board, a `SimulatedController` around the real driver.
     public var controller: any TouchController
+    /// The simulated world behind `controller` (nil on real hardware): for the commands and tests
+    /// that steer or inspect it. The pipeline never sees it.
     public var simulation: SimulatedTouchWorld?
     public var transform: PanelTransform
     public var protection: TouchProtection
@@ -42,12 +46,17 @@ public enum ControllerFactory {
     /// The controller of `board`, started at `start`. With `capture` (`touchwire calibrate`) the
     /// board's calibration is dropped (the returned transform has none) and the decoders accept
     /// the chip's full 12-bit range, so presses come through however far off the panel they
-    /// land; the caller applies only `transform.oriented` (invert, swap).
-    public static func make(_ board: BoardDescription, start: Instant, capture: Bool = false) throws(ServiceError)
-        -> ControllerSetup
+    /// land; the caller applies only `transform.oriented` (invert, swap). `calibrationTargets` is how
+    /// many targets the built-in calibration script presses (`script = "calibration"`). `clock` and
+    /// `sleep` are what a simulated INT line waits on (the pipeline's clock and a real sleep).
+    public static func make(
+        _ board: BoardDescription, start: Instant, capture: Bool = false, calibrationTargets: Int = 5,
+        clock: @escaping () -> Instant = { MonotonicClock.now() },
+        sleep: @escaping (Int64) -> Void = { MonotonicClock.sleep(microseconds: $0) }
+    ) throws(ServiceError) -> ControllerSetup
     {
         guard var c = board.controller else {
-            throw .controller("\(board.location): [controller]: missing; this board can be replayed but not run")
+            throw .noController(board: board.location)
         }
         if capture { c.calibration = nil }
         let transform = transform(board, c)
@@ -60,9 +69,9 @@ public enum ControllerFactory {
         switch c.bus {
         case .simulated:
             guard let sim = board.simulation else {
-                throw .controller("\(board.location): bus = \"sim\" needs a [simulation] section")
+                throw .noSimulation(board: board.location)
             }
-            let frames = try scriptFrames(board, sim)
+            let frames = try scriptFrames(board, sim, calibrationTargets: calibrationTargets)
             var loopPeriod: Int64? = nil
             if sim.loop {
                 if case .demo = sim.script {
@@ -85,14 +94,15 @@ public enum ControllerFactory {
             let driver = makeDriver(c, bus: bus, lines: lines, timing: world.timing, rawW: rawW, rawH: rawH)
             let period = Int64(1_000_000 / max(1, sim.reportRateHz))
             return ControllerSetup(
-                controller: driver, simulation: world, transform: transform, protection: protection,
+                controller: SimulatedController(driver: driver, world: world, clock: clock, sleep: sleep),
+                simulation: world, transform: transform, protection: protection,
                 schedule: AdaptivePollSchedule(configuredMicroseconds: period), pollIntervalMicroseconds: period)
         case .device(let path):
             let bus: LinuxI2CBus
             do throws(I2CError) {
                 bus = try LinuxI2CBus(path: path)
             } catch {
-                throw .controller("\(board.location): controller.bus: \(error)")
+                throw .controllerBus(board: board.location, path: path, error: error)
             }
             let provider: (any GPIOProvider)? = (interrupt != nil || reset != nil) ? LinuxGPIO() : nil
             let lines = ControllerLines(provider: provider, interrupt: interrupt, reset: reset)
@@ -176,21 +186,21 @@ public enum ControllerFactory {
         }
     }
 
-    static func scriptFrames(_ board: BoardDescription, _ sim: SimulationDescription) throws(ServiceError)
-        -> [TouchFrame]
-    {
+    static func scriptFrames(
+        _ board: BoardDescription, _ sim: SimulationDescription, calibrationTargets: Int = 5
+    ) throws(ServiceError) -> [TouchFrame] {
         switch sim.script {
         case .demo:
             return DemoScript.frames(panelWidth: board.panel.width, panelHeight: board.panel.height)
         case .calibration:
             guard var c = board.controller else { return [] }
             c.calibration = nil
-            return CalibrationScript.frames(transform: transform(board, c))
+            return CalibrationScript.frames(transform: transform(board, c), targets: calibrationTargets)
         case .trace(let path):
             do throws(TraceError) {
                 return try TraceReader.read(path: path).frames
             } catch {
-                throw .controller("\(board.location): simulation.script: \(error)")
+                throw .simulationScript(board: board.location, error: error)
             }
         }
     }

@@ -3,6 +3,7 @@ import Gestures
 import TouchCore
 import TouchOutputs
 import TouchTrace
+import TouchService
 
 /// `touchwire replay`: a trace through the engine on a virtual clock (`formats.md` §3).
 ///

@@ -1,0 +1,23 @@
+import BoardConfig
+
+/// What the caller of `Service` decides beyond the board file. Fixed at `Service.init`: the
+/// pipeline threads read these values while running, so none of them can change underneath them.
+public struct ServiceSettings: Sendable {
+    /// Thread scheduling, memory locking and CPU affinity; nil: the board's `[realtime]`.
+    public var realtime: RealTimeDescription?
+    /// Where the metrics thread writes the status snapshot (JSON) about once a second; nil: nowhere.
+    public var statusFile: String?
+    /// With an INT line and no contact for a while, the longest wait for an edge before a
+    /// watchdog read. A chip pulses INT for every report while touched, so a missed first edge
+    /// is followed by another within one report period; only an idle panel waits this long.
+    public var idleInterruptWatchdogMicroseconds: Int64
+
+    public init(
+        realtime: RealTimeDescription? = nil, statusFile: String? = nil,
+        idleInterruptWatchdogMicroseconds: Int64 = 1_000_000
+    ) {
+        self.realtime = realtime
+        self.statusFile = statusFile
+        self.idleInterruptWatchdogMicroseconds = idleInterruptWatchdogMicroseconds
+    }
+}

@@ -1,0 +1,96 @@
+import TouchCore
+import TouchDrivers
+
+/// A real driver reading a `SimulatedTouchWorld`, seen by the pipeline as any other
+/// `TouchController`: this is the only way the simulation enters the pipeline (as swift-nio's
+/// embedded channel enters through the channel protocol). The pipeline's code is the same for a
+/// board on `/dev/i2c-1` and for `bus = "sim"`:
+///
+/// - `readFrame(at:)` first presents the script's state at that instant in the model's registers
+///   (a finger on the glass), then lets the real driver read the simulated bus;
+/// - `interruptInput`, when the board wires INT, is a `ScriptedInterruptInput`: its edge wait
+///   returns the next scripted edge (waiting for it on the injected clock), as a wired INT line
+///   would;
+/// - everything else is the driver's own.
+///
+/// Single-threaded: owned by the driver thread, like the driver it wraps.
+public final class SimulatedController: TouchController {
+    /// The real driver, on the world's simulated bus.
+    public let driver: any TouchController
+    public let world: SimulatedTouchWorld
+    private let sleep: (Int64) -> Void
+    private let clock: () -> Instant
+    private var scripted: ScriptedInterruptInput?
+
+    /// `clock` and `sleep` are the pipeline's (the monotonic clock and a real sleep in `run`): the
+    /// scripted INT waits on them, so a simulated run keeps the script's pace.
+    public init(
+        driver: any TouchController, world: SimulatedTouchWorld, clock: @escaping () -> Instant,
+        sleep: @escaping (Int64) -> Void
+    ) {
+        self.driver = driver
+        self.world = world
+        self.clock = clock
+        self.sleep = sleep
+    }
+
+    public var identity: ControllerIdentity? { driver.identity }
+    public var counters: DriverCounters { driver.counters }
+
+    public func start() throws(I2CError) { try driver.start() }
+
+    public func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
+        world.advance(to: timestamp)
+        return try driver.readFrame(at: timestamp)
+    }
+
+    public var interruptInput: (any GPIOInput)? {
+        guard let line = driver.interruptInput else {
+            scripted = nil
+            return nil
+        }
+        if let scripted, scripted.line === line { return scripted }
+        let input = ScriptedInterruptInput(line: line, world: world, clock: clock, sleep: sleep)
+        scripted = input
+        return input
+    }
+}
+
+/// The simulated INT line as the driver thread waits on it: an edge already raised by the model
+/// is returned at once; otherwise the wait lasts until the script's next change (when the model
+/// loads a report and pulses INT), or the whole timeout when nothing changes before it.
+public final class ScriptedInterruptInput: GPIOInput {
+    /// The simulated chip's input line, where the model's pulses arrive.
+    let line: any GPIOInput
+    private let world: SimulatedTouchWorld
+    private let clock: () -> Instant
+    private let sleep: (Int64) -> Void
+
+    init(
+        line: any GPIOInput, world: SimulatedTouchWorld, clock: @escaping () -> Instant,
+        sleep: @escaping (Int64) -> Void
+    ) {
+        self.line = line
+        self.world = world
+        self.clock = clock
+        self.sleep = sleep
+    }
+
+    public var id: GPIOLineID { line.id }
+
+    public func isActive() throws(GPIOError) -> Bool { try line.isActive() }
+
+    public func waitForEdge(timeoutMicroseconds: Int64) throws(GPIOError) -> GPIOEdgeEvent? {
+        let now = clock()
+        world.advance(to: now)
+        if let edge = try line.waitForEdge(timeoutMicroseconds: 0) { return edge }
+        let timeout = max(0, timeoutMicroseconds)
+        guard let next = world.nextScriptedChange(after: now), next.microseconds(since: now) <= timeout else {
+            sleep(timeout)
+            return nil
+        }
+        sleep(next.microseconds(since: now))
+        world.advance(to: next)
+        return try line.waitForEdge(timeoutMicroseconds: 0) ?? GPIOEdgeEvent(rising: true, timestamp: next)
+    }
+}
