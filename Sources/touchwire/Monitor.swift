@@ -154,8 +154,14 @@ struct Monitor: ParsableCommand {
         let start = virtualClock ? Instant.zero : MonotonicClock.now()
         let setup: ControllerSetup
         let engine: GestureEngine
+        var now = start
         do throws(ServiceError) {
-            setup = try ControllerFactory.make(description, start: start)
+            if virtualClock {
+                // The simulated INT line waits on this loop's own clock and never sleeps for real.
+                setup = try ControllerFactory.make(description, start: start, clock: { now }, sleep: { _ in })
+            } else {
+                setup = try ControllerFactory.make(description, start: start)
+            }
             engine = try EngineBuilder.build(description)
         } catch {
             throw fail("\(error)")
@@ -163,7 +169,7 @@ struct Monitor: ParsableCommand {
         var notes: [String] = []
         let queue = FrameQueue(capacity: 256)
         let driver = DriverStage(
-            controller: setup.controller, frames: queue, simulation: setup.simulation, transform: setup.transform,
+            controller: setup.controller, frames: queue, transform: setup.transform,
             protection: setup.protection, schedule: setup.schedule, log: { notes.append($0) })
         let sink = RecordingSink()
         engine.sink = sink
@@ -174,7 +180,6 @@ struct Monitor: ParsableCommand {
         var readsAtRefresh = 0
         var latencyLast: Int64?
         var latencyMax: Int64 = 0
-        var now = start
         var refreshAt = start
         driver.start(at: start)
         while !stop.load(ordering: .relaxed) {
@@ -241,7 +246,7 @@ struct Monitor: ParsableCommand {
                         UInt32(
                             max(
                                 1000,
-                                driver.simulation == nil ? driver.pollInterval(at: now) : setup.pollIntervalMicroseconds
+                                setup.simulation == nil ? driver.pollInterval(at: now) : setup.pollIntervalMicroseconds
                             )))
                 }
                 now = MonotonicClock.now()

@@ -49,7 +49,7 @@ func loadBoard(_ relativePath: String) throws -> BoardDescription {
 func recordAndReplay(_ trace: Trace, board: BoardDescription) throws -> (PlotRecording, [String]) {
     let recording = PlotRecording.record(trace: trace, engine: try EngineBuilder.build(board))
     let sink = CapturingSink()
-    TouchService.Replay.run(trace: trace, engine: try EngineBuilder.build(board), delivery: false, output: sink)
+    TouchComposition.Replay.run(trace: trace, engine: try EngineBuilder.build(board), delivery: false, output: sink)
     return (recording, sink.lines)
 }
 
