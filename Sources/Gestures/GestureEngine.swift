@@ -592,22 +592,42 @@ public final class GestureEngine {
             guard s >= 0, records[s].inUse, records[s].receivers & (1 << UInt64(r.index)) != 0 else { continue }
             if r.cancelsTouchesInView { cancelOnRegion(s) } else { releaseHolds(s) }
         }
-        // S14: prevent the others still possible; S15: fail those waiting for this one.
+        // S14: prevent the others still possible; S15: fail those waiting for this one. Every one
+        // of them is failed before any failure releases a recognizer waiting for it, so that a
+        // recognizer this one prevents is never released by a failure it caused.
+        var forced: UInt64 = 0
         for o in recognizers where o !== r && o.committedState == .possible {
             if o.heldTransition != nil && requires(o, r) {
                 if diagnostics != nil { diagnose(o, "failed: \(r.name) recognized, and this one requires it to fail (S15)") }
-                fail(o)
+                forced |= 1 << UInt64(o.index)
                 continue
             }
             guard o.isInvolved, !simultaneous(r, o) else { continue }
             if r.canPrevent(o) && o.canBePrevented(by: r) {
                 if diagnostics != nil { diagnose(o, "failed: prevented by \(r.name), which recognized first (S14)") }
-                fail(o)
+                forced |= 1 << UInt64(o.index)
             }
+        }
+        var mask = forced
+        while mask != 0 {
+            markFailed(recognizers[mask.trailingZeroBitCount])
+            mask &= mask - 1
+        }
+        mask = forced
+        while mask != 0 {
+            releaseWaiters(on: recognizers[mask.trailingZeroBitCount])
+            mask &= mask - 1
         }
     }
 
     private func fail(_ r: GestureRecognizer) {
+        guard r.committedState == .possible else { return }
+        markFailed(r)
+        releaseWaiters(on: r)
+    }
+
+    /// `failed`, without yet releasing the recognizers waiting for this failure.
+    private func markFailed(_ r: GestureRecognizer) {
         guard r.committedState == .possible else { return }
         r.committedState = .failed
         r.deferredTransition = nil
@@ -618,7 +638,10 @@ public final class GestureEngine {
             let s = Int(r.touchSlots[k])
             if s >= 0 { releaseHolds(s) }
         }
-        // S15: a recognizer waiting for this failure may now take its transition.
+    }
+
+    /// S15: a recognizer waiting for `r`'s failure may now take its transition.
+    private func releaseWaiters(on r: GestureRecognizer) {
         for h in recognizers where h.heldTransition != nil && h.committedState == .possible && requires(h, r) {
             reevaluate(h)
         }

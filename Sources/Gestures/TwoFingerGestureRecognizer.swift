@@ -6,7 +6,7 @@ import TouchCore
 /// The common part of pinch and rotation: exactly two fingers, a measure of the pair (distance
 /// or angle) compared with its value when the second finger landed, `began` once it has
 /// changed by `threshold`, then `changed` with every move and `ended` when a finger lifts.
-/// Velocity is a least-squares fit over the last 100 ms.
+/// Velocity is a least-squares fit over the last 100 ms, zero once the fingers rest (`VelocityTracker`).
 open class TwoFingerGestureRecognizer: GestureRecognizer {
     /// How far the measure must move from its initial value before the gesture begins.
     public var threshold: Double
@@ -85,11 +85,11 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
     /// Current value: scale or rotation.
     public var currentValue: Double { lastValue }
     /// Per second.
-    public var currentVelocity: Double { tracker.velocity().x }
+    public var currentVelocity: Double { tracker.velocity(at: now).x }
 
     open override func fillEvent(_ event: inout GestureEvent) {
         event.value = lastValue
-        event.scalarVelocity = tracker.velocity().x
+        event.scalarVelocity = tracker.velocity(at: now).x
     }
 
     open override func reset() {
