@@ -69,6 +69,10 @@ public final class GestureEngine {
 
     /// The touch table, allocated once (a raw buffer: no copy-on-write or exclusivity checks per access).
     let records: UnsafeMutablePointer<TouchRecord>
+    /// Records in use (bit = record index; the table has 32 entries).
+    var inUseRecords: UInt32 = 0
+    /// Tracking ids the engine tells apart: a contact's id is taken modulo this (ids 0…15).
+    public static let trackingIDs = 16
     /// Controller tracking id → record index (ids 0…15), or -1.
     var slotForID: InlineArray<16, Int16> = InlineArray(repeating: -1)
     var nextSerial: UInt32 = 0
@@ -105,6 +109,10 @@ public final class GestureEngine {
     }
 
     deinit {
+        for r in recognizers {
+            r.engineLink = nil
+            r.regionLink = nil
+        }
         records.deinitialize(count: GestureEngine.touchTableSize)
         records.deallocate()
     }
@@ -127,18 +135,19 @@ public final class GestureEngine {
     public func region(named name: String) -> Region? { regions.first { $0.name == name } }
 
     /// The earliest pending timer deadline, or nil when no timer is armed — the loop sleeps until then.
-    public var nextDeadline: Instant? {
-        var best: Instant? = nil
-        for r in recognizers {
-            if let d = r.timerDeadline, best == nil || d < best! { best = d }
-        }
-        return best
-    }
+    public var nextDeadline: Instant? { earliestTimer()?.1 }
 
     /// True while any finger is down.
-    public var hasTouchesDown: Bool {
-        for i in 0..<GestureEngine.touchTableSize where records[i].inUse && records[i].isDown { return true }
-        return false
+    public var hasTouchesDown: Bool { downIDs != 0 }
+
+    /// Recognizers whose timer is armed (bit = recognizer index), kept by `timerChanged`.
+    var timerMask: UInt64 = 0
+    /// Controller tracking ids whose finger is down (bit = id).
+    var downIDs: UInt16 = 0
+
+    func timerChanged(_ r: GestureRecognizer) {
+        guard r.index >= 0 else { return }
+        if r.timerDeadline == nil { timerMask &= ~(1 << UInt64(r.index)) } else { timerMask |= 1 << UInt64(r.index) }
     }
 
     // MARK: the loop's entry points
@@ -174,10 +183,15 @@ public final class GestureEngine {
         }
         var changed = false
         // Lifts: every finger down that the frame no longer reports.
-        for id in 0..<16 {
+        var reported: UInt16 = 0
+        for i in 0..<frame.count { reported |= 1 << UInt16(frame[i].id & 0x0F) }
+        var lifted = downIDs & ~reported
+        while lifted != 0 {
+            let id = lifted.trailingZeroBitCount
+            lifted &= lifted - 1
             let s = Int(slotForID[id])
-            guard s >= 0 else { continue }
-            if frame.contact(withID: UInt8(id)) == nil {
+            downIDs &= ~(1 << UInt16(id))
+            if s >= 0 {
                 records[s].isDown = false
                 records[s].endedAt = now
                 records[s].touch.phase = .ended
@@ -234,6 +248,7 @@ public final class GestureEngine {
         let quick = now.microseconds(since: lastTapEnd) <= tapCountInterval
         let near = lastTapLocation.distance(to: c.position) <= tapCountDistance
         let tapCount = quick && near ? lastTapCount + 1 : 1
+        inUseRecords |= 1 << UInt32(s)
         records[s] = TouchRecord(
             inUse: true,
             touch: Touch(
@@ -241,6 +256,7 @@ public final class GestureEngine {
                 startLocation: c.position, beganAt: now, timestamp: now, tapCount: tapCount, region: hit.index),
             isDown: true)
         slotForID[Int(c.id & 0x0F)] = Int16(s)
+        downIDs |= 1 << UInt16(c.id & 0x0F)
         // S8: recognizers of the hit region and its ancestors; S10 enabled; S20 shouldReceive.
         var mask: UInt64 = 0
         for r in recognizers {
@@ -266,7 +282,8 @@ public final class GestureEngine {
     /// S9: a system cancel — every touch in progress is cancelled.
     private func cancelAllTouches() {
         var any = false
-        for id in 0..<16 {
+        downIDs = 0
+        for id in 0..<GestureEngine.trackingIDs {
             let s = Int(slotForID[id])
             guard s >= 0 else { continue }
             records[s].isDown = false
@@ -315,9 +332,26 @@ public final class GestureEngine {
     }
 
     private func deliverPhasesToRecognizers() {
+        // Which recognizers have a touch in each phase this frame: only those are called.
+        var began: UInt64 = 0, moved: UInt64 = 0, ended: UInt64 = 0
+        var live = inUseRecords
+        while live != 0 {
+            let s = live.trailingZeroBitCount
+            live &= live - 1
+            guard records[s].touch.timestamp == now else { continue }
+            switch records[s].touch.phase {
+            case .began: began |= records[s].receivers
+            case .moved: moved |= records[s].receivers
+            case .ended: ended |= records[s].receivers
+            default: break
+            }
+        }
         for step in 0..<3 {
             let phase: TouchPhase = step == 0 ? .began : (step == 1 ? .moved : .ended)
-            for r in recognizers {
+            var mask = step == 0 ? began : (step == 1 ? moved : ended)
+            while mask != 0 {
+                let r = recognizers[mask.trailingZeroBitCount]
+                mask &= mask - 1
                 guard r.isEnabled, !r.committedState.isTerminal, hasTouch(of: r, in: phase) else { continue }
                 let set = phaseSet(of: r, phase)
                 switch phase {
@@ -368,7 +402,11 @@ public final class GestureEngine {
     }
 
     private func deliverPhasesToRegions() {
-        for s in 0..<GestureEngine.touchTableSize where records[s].inUse && records[s].touch.timestamp == now {
+        var live = inUseRecords
+        while live != 0 {
+            let s = live.trailingZeroBitCount
+            live &= live - 1
+            guard records[s].touch.timestamp == now else { continue }
             let t = records[s].touch
             switch t.phase {
             case .began:
@@ -772,13 +810,18 @@ public final class GestureEngine {
         }
         pending.removeAll(keepingCapacity: true)
         for r in recognizers where r.committedState.isTerminal { resetRecognizer(r) }
-        for s in 0..<GestureEngine.touchTableSize where records[s].inUse && !records[s].isDown && records[s].references == 0 {
+        var live = inUseRecords
+        while live != 0 {
+            let s = live.trailingZeroBitCount
+            live &= live - 1
+            guard !records[s].isDown && records[s].references == 0 else { continue }
             releaseHolds(s)
             if !records[s].beganWithheld && !records[s].endedWithheld {
                 if records[s].deliveryRegion >= 0 && !records[s].finishedOnRegion {
                     regionActiveTouches[records[s].deliveryRegion] -= 1
                 }
                 records[s].inUse = false
+                inUseRecords &= ~(1 << UInt32(s))
             }
         }
         isProcessing = false
@@ -801,12 +844,21 @@ public final class GestureEngine {
         r.timerDeadline = nil
         r.committedState = .possible
         r.reset()
-        for s in 0..<GestureEngine.touchTableSize where records[s].inUse { releaseHolds(s) }
+        var live = inUseRecords
+        while live != 0 {
+            releaseHolds(live.trailingZeroBitCount)
+            live &= live - 1
+        }
     }
 
+    /// The armed timer with the earliest deadline (the lowest index on a tie).
     private func earliestTimer() -> (GestureRecognizer, Instant)? {
+        var mask = timerMask
+        guard mask != 0 else { return nil }
         var best: (GestureRecognizer, Instant)? = nil
-        for r in recognizers {
+        while mask != 0 {
+            let r = recognizers[mask.trailingZeroBitCount]
+            mask &= mask - 1
             if let d = r.timerDeadline, best == nil || d < best!.1 { best = (r, d) }
         }
         return best

@@ -129,12 +129,6 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         let description = try loadBoard(board)
-        let parsed: Trace
-        do throws(TraceError) {
-            parsed = try TraceReader.read(path: trace)
-        } catch {
-            throw fail("\(error)")
-        }
         let engine: GestureEngine
         do throws(ServiceError) {
             engine = try EngineBuilder.build(description)
@@ -144,7 +138,14 @@ struct Replay: ParsableCommand {
         if explain {
             engine.diagnostics = { d in FileHandle.standardError.write(Data("\(d)\n".utf8)) }
         }
-        TouchService.Replay.run(trace: parsed, engine: engine, delivery: delivery, output: StandardOutputSink())
+        // Streamed: the trace is checked whole first (a bad trace prints its error and no
+        // events), then read again frame by frame with the events written in blocks.
+        let output = BlockBufferedSink(StandardOutputSink())
+        do throws(TraceError) {
+            try TouchService.Replay.run(path: trace, engine: engine, delivery: delivery, output: output)
+        } catch {
+            throw fail("\(error)")
+        }
     }
 }
 
