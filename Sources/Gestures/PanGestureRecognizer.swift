@@ -100,7 +100,7 @@ open class PanGestureRecognizer: GestureRecognizer {
 
     open override func fillEvent(_ event: inout GestureEvent) {
         lastCentroid = location(in: nil)
-        event.translation = translation
+        event.translation = origin.map { lastCentroid - $0 } ?? .zero  // `translation`, without a second centroid
         event.velocity = velocity
     }
 

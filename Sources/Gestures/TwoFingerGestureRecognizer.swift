@@ -28,15 +28,7 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
     func value(current: Double, initial: Double) -> Double { current - initial }
 
     private func currentMeasure() -> Double? {
-        let set = currentTouches
-        var points: (Point, Point)? = nil
-        var found = 0
-        var first = Point.zero
-        for t in set where t.phase != .ended && t.phase != .cancelled {
-            if found == 0 { first = t.location } else if found == 1 { points = (first, t.location) }
-            found += 1
-        }
-        guard found == 2, let points else { return nil }
+        guard let points = engine?.downPair(of: self) else { return nil }
         return measure(points.0, points.1)
     }
 

@@ -11,7 +11,7 @@ import TouchCore
 ///
 /// A fixed ring of samples: adding and estimating never allocate.
 public struct VelocityTracker: Sendable {
-    public static let sampleCapacity = 16
+    public static let sampleCapacity = 16  // a power of two: indices wrap with `& 15`
     public var windowMicroseconds: Int64 = 100_000
     /// A sample this old at the query instant, or a gap this long between samples, means the finger stopped.
     public static let stopHorizonMicroseconds: Int64 = 40_000
@@ -32,7 +32,7 @@ public struct VelocityTracker: Sendable {
         times[next] = t.microseconds
         xs[next] = p.x
         ys[next] = p.y
-        next = (next + 1) % VelocityTracker.sampleCapacity
+        next = (next &+ 1) & 15
         stored = min(stored + 1, VelocityTracker.sampleCapacity)
     }
 
@@ -40,7 +40,7 @@ public struct VelocityTracker: Sendable {
     /// `stopHorizonMicroseconds` (the finger rests), or with fewer than two samples in the fit.
     public func velocity(at now: Instant) -> Point {
         guard stored >= 1 else { return .zero }
-        let newest = (next + VelocityTracker.sampleCapacity - 1) % VelocityTracker.sampleCapacity
+        let newest = (next &+ 15) & 15
         if now.microseconds - times[newest] > VelocityTracker.stopHorizonMicroseconds { return .zero }
         return velocity()
     }
@@ -48,14 +48,14 @@ public struct VelocityTracker: Sendable {
     /// Pixels per second along x and y as of the newest sample; zero with fewer than two samples in the window.
     public func velocity() -> Point {
         guard stored >= 2 else { return .zero }
-        let newest = (next + VelocityTracker.sampleCapacity - 1) % VelocityTracker.sampleCapacity
+        let newest = (next &+ 15) & 15
         let tNewest = times[newest]
         // Positions relative to the newest sample keep the sums small (no 1e-12 residue on a still axis).
         let x0 = xs[newest], y0 = ys[newest]
         var n = 0.0, st = 0.0, sx = 0.0, sy = 0.0, stt = 0.0, stx = 0.0, sty = 0.0
         var later = tNewest
         for k in 0..<stored {
-            let i = (newest - k + VelocityTracker.sampleCapacity) % VelocityTracker.sampleCapacity
+            let i = (newest &- k) & 15
             let age = tNewest - times[i]
             if age > windowMicroseconds || later - times[i] > VelocityTracker.stopHorizonMicroseconds { break }
             later = times[i]
