@@ -24,15 +24,15 @@ extension GestureEngine {
                 serial: nextSerial, id: c.id, phase: .began, location: c.position, previousLocation: c.position,
                 startLocation: c.position, beganAt: now, timestamp: now, tapCount: tapCount, region: hit.index),
             isDown: true)
-        slotForID[Int(c.id & 0x0F)] = Int16(s)
-        downIDs |= 1 << UInt16(c.id & 0x0F)
+        slotForID[GestureEngine.trackingSlot(c.id)] = Int16(s)
+        downIDs |= 1 << UInt16(GestureEngine.trackingSlot(c.id))
         // S8: recognizers of the hit region and its ancestors; S10 enabled; S20 shouldReceive.
         var mask: UInt64 = 0
         for r in recognizers {
             guard r.isEnabled, !r.committedState.isTerminal, let region = r.region, hit.isDescendant(of: region)
             else { continue }
             if let d = r.delegate, !d.gestureRecognizer(r, shouldReceive: records[s].touch) { continue }
-            guard r.touchSlotCount < 16 else { continue }
+            guard r.touchSlotCount < GestureRecognizer.maximumTouches else { continue }
             r.touchSlots[r.touchSlotCount] = Int16(s)
             r.touchSlotCount += 1
             r.isInvolved = true

@@ -71,8 +71,13 @@ public final class GestureEngine {
     let records: UnsafeMutablePointer<TouchRecord>
     /// Records in use (bit = record index; the table has 32 entries).
     var inUseRecords: UInt32 = 0
-    /// Tracking ids the engine tells apart: a contact's id is taken modulo this (ids 0…15).
+    /// Tracking ids the engine tells apart (controllers report 0…9, GT911 up to 15): a contact's
+    /// id is taken modulo this (`trackingSlot`). The one place the limit is written; the tables
+    /// sized by it (`slotForID`, the `downIDs` bit set) are checked against it in `init`.
     public static let trackingIDs = 16
+
+    /// The table index of tracking id `id`.
+    @inline(__always) static func trackingSlot(_ id: UInt8) -> Int { Int(id) % trackingIDs }
     /// Controller tracking id → record index (ids 0…15), or -1.
     var slotForID: InlineArray<16, Int16> = InlineArray(repeating: -1)
     var nextSerial: UInt32 = 0
@@ -106,6 +111,7 @@ public final class GestureEngine {
         pending.reserveCapacity(actionCapacity)
         regionActiveTouches = ContiguousArray(repeating: 0, count: regions.count)
         tapCountDistance = 45 * pixelsPerPoint
+        precondition(slotForID.count == GestureEngine.trackingIDs && UInt16.bitWidth == GestureEngine.trackingIDs)
     }
 
     deinit {
@@ -184,7 +190,7 @@ public final class GestureEngine {
         var changed = false
         // Lifts: every finger down that the frame no longer reports.
         var reported: UInt16 = 0
-        for i in 0..<frame.count { reported |= 1 << UInt16(frame[i].id & 0x0F) }
+        for i in 0..<frame.count { reported |= 1 << UInt16(GestureEngine.trackingSlot(frame[i].id)) }
         var lifted = downIDs & ~reported
         while lifted != 0 {
             let id = lifted.trailingZeroBitCount
@@ -207,7 +213,7 @@ public final class GestureEngine {
         // Moves and new touches.
         for i in 0..<frame.count {
             let c = frame[i]
-            let id = Int(c.id & 0x0F)
+            let id = GestureEngine.trackingSlot(c.id)
             let s = Int(slotForID[id])
             if s >= 0 {
                 records[s].touch.previousLocation = records[s].touch.location

@@ -98,6 +98,8 @@ open class GestureRecognizer {
 
     // MARK: touches (indices into the engine's touch table)
 
+    /// The most touches one recognizer holds in a sequence (one per tracking id).
+    public static let maximumTouches = GestureEngine.trackingIDs
     @usableFromInline var touchSlots: InlineArray<16, Int16> = InlineArray(repeating: -1)
     @usableFromInline var touchSlotCount = 0
 

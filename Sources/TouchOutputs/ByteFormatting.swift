@@ -68,12 +68,16 @@ extension Array where Element == UInt8 {
 /// rounding does (an ulp is below half a unit of the 15th digit), so N = 15, then 16, then 17,
 /// and trailing zeros are dropped.
 enum ShortestDecimal {
-    /// 10^0 … 10^22 (exact as UInt128).
-    static func power10(_ n: Int) -> UInt128 {
-        var p: UInt128 = 1
-        for _ in 0..<n { p &*= 10 }
-        return p
-    }
+    /// 10^0 … 10^19, exact.
+    static let powers: InlineArray<20, UInt64> = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+        10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
+        1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000,
+        10_000_000_000_000_000_000,
+    ]
+
+    /// 10^n for 0 ≤ n ≤ 19.
+    @inline(__always) static func power10(_ n: Int) -> UInt128 { UInt128(powers[n]) }
 
     /// Appends `v` when 0.001 ≤ |v| < 2^53 or v is zero, returning true; otherwise appends nothing, returns false.
     static func append(_ v: Double, to out: inout [UInt8]) -> Bool {
@@ -126,7 +130,7 @@ enum ShortestDecimal {
         var e10 = estimate
         for _ in 0..<3 {
             let q = digits - 1 - e10  // D ≈ a · 10^q
-            guard q >= 0, q <= 38 - 2 else { return nil }
+            guard q >= 0, q <= 19 else { return nil }
             let p = power10(q)
             let scaled = f &* p  // f < 2^53, 10^q < 2^70 for q ≤ 21: fits
             let d = roundedShift(scaled, s)
@@ -163,12 +167,13 @@ enum ShortestDecimal {
 
     /// "123.456" / "0.00123" from the digits of `d` (trailing zeros dropped) and its exponent.
     private static func write(_ d: UInt128, digits: Int, e10: Int, to out: inout [UInt8]) {
-        var x = d
+        var x = UInt64(d)  // below 10^17: 64-bit division is enough (and much cheaper)
         var scratch: InlineArray<20, UInt8> = InlineArray(repeating: 0)
         var k = 0
         while k < digits {
-            scratch[digits - 1 - k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: x % 10)
-            x /= 10
+            let (quotient, remainder) = x.quotientAndRemainder(dividingBy: 10)
+            scratch[digits - 1 - k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remainder)
+            x = quotient
             k += 1
         }
         var significant = digits

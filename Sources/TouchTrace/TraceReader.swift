@@ -158,16 +158,16 @@ public enum TraceReader {
         var frame = TouchFrame(timestamp: .zero)
         var sawContacts = false
         var first = true
-        while let key = try s.nextKey(first: &first) {
+        while let key = try s.nextFrameKey(first: &first) {
             switch key {
-            case "t_us":
+            case .tUs:
                 guard s.peekKind() == .number else { throw LineError("\"t_us\" must be an integer") }
                 guard let t = try s.parseNumber().integer else { throw LineError("\"t_us\" must be an integer") }
                 time = t
-            case "cancel":
+            case .cancel:
                 guard s.peekKind() == .bool else { throw LineError("\"cancel\" must be true or false") }
                 cancel = try s.parseBool()
-            case "contacts":
+            case .contacts:
                 sawContacts = true
                 try parseContacts(&s, into: &frame)
             default:
@@ -213,23 +213,25 @@ public enum TraceReader {
         var pressure: UInt16 = 0
         var area: UInt16 = 0
         var first = true
-        while let key = try s.nextKey(first: &first) {
+        while let key = try s.nextFrameKey(first: &first) {
             switch key {
-            case "id":
+            case .id:
                 guard s.peekKind() == .number, let v = try s.parseNumber().integer, v >= 0, v <= 9 else {
                     throw LineError("\"id\" must be an integer 0…9")
                 }
                 id = UInt8(v)
-            case "x", "y":
-                guard s.peekKind() == .number else { throw LineError("\"\(key)\" must be a number") }
+            case .x, .y:
+                let name = key == .x ? "x" : "y"
+                guard s.peekKind() == .number else { throw LineError("\"\(name)\" must be a number") }
                 let v = try s.parseNumber().value
-                if key == "x" { x = v } else { y = v }
-            case "p", "area":
+                if key == .x { x = v } else { y = v }
+            case .p, .area:
+                let name = key == .p ? "p" : "area"
                 if s.skipNull() { break }
-                guard s.peekKind() == .number else { throw LineError("\"\(key)\" must be a number") }
+                guard s.peekKind() == .number else { throw LineError("\"\(name)\" must be a number") }
                 let v = try s.parseNumber().value
-                guard v >= 0, v <= 65_535 else { throw LineError("\"\(key)\" must be between 0 and 65535") }
-                if key == "p" { pressure = UInt16(v.rounded()) } else { area = UInt16(v.rounded()) }
+                guard v >= 0, v <= 65_535 else { throw LineError("\"\(name)\" must be between 0 and 65535") }
+                if key == .p { pressure = UInt16(v.rounded()) } else { area = UInt16(v.rounded()) }
             default:
                 try s.skipValue(depth: 2)
             }
