@@ -57,7 +57,8 @@ let package = Package(
         .target(
             name: "TouchOutputs",
             dependencies: [
-                "TouchCore", "TouchRing", "TouchLinux", "Gestures", .product(name: "SystemPackage", package: "swift-system"),
+                "TouchCore", "TouchRing", "TouchLinux", "Gestures",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         /// Board files (TOML): parsing, validation, and building the engine from them.

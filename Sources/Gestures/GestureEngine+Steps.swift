@@ -138,7 +138,11 @@ extension GestureEngine {
             guard isCurrent(s, for: r) else { continue }
             let phase = records[s].touch.phase
             guard phase != .ended && phase != .cancelled else { continue }
-            if found == 0 { first = records[s].touch.location } else if found == 1 { second = records[s].touch.location }
+            if found == 0 {
+                first = records[s].touch.location
+            } else if found == 1 {
+                second = records[s].touch.location
+            }
             found += 1
         }
         return found == 2 ? (first, second) : nil

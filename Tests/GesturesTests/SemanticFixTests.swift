@@ -134,6 +134,7 @@ final class SemanticFixTests: XCTestCase {
         var tracker = VelocityTracker()
         for k in Int64(0)...5 { tracker.add(Point(x: Double(k * 10), y: 0), at: .milliseconds(k * 10)) }
         XCTAssertEqual(tracker.velocity(at: .milliseconds(50)).x, 1000, accuracy: 0.5)
-        XCTAssertEqual(tracker.velocity(at: .milliseconds(50 + VelocityTracker.stopHorizonMicroseconds / 1000 + 1)).x, 0)
+        let afterTheHorizon = Instant.milliseconds(50 + VelocityTracker.stopHorizonMicroseconds / 1000 + 1)
+        XCTAssertEqual(tracker.velocity(at: afterTheHorizon).x, 0)
     }
 }

@@ -43,14 +43,17 @@ final class NumberFormattingTests: XCTestCase {
             case 0: v = Double(bitPattern: numbers.next())  // any double at all
             case 1: v = (numbers.unit() - 0.5) * 4000  // coordinates, translations
             case 2: v = (numbers.unit() - 0.5) * 1e5 / Double(1 + numbers.next() % 97)  // velocities
-            case 3: v = Double(Int64(numbers.next() % 2_000_000) - 1_000_000) / Double([1, 2, 4, 8, 10, 100, 1000][i % 7])
+            case 3:  // short decimals: halves, quarters, tenths…
+                v = Double(Int64(numbers.next() % 2_000_000) - 1_000_000) / Double([1, 2, 4, 8, 10, 100, 1000][i % 7])
             default: v = numbers.unit() * pow(10, Double(Int(numbers.next() % 40) - 20))  // every magnitude
             }
             guard v.isFinite else { continue }
             // Event values (0.001 ≤ |v| < 2^53) never go through `description`.
             var scratch: [UInt8] = []
             let fast = ShortestDecimal.append(v, to: &scratch)
-            if v.magnitude >= 0.001 && v.magnitude < 9_007_199_254_740_992 && !fast { mismatches.append("slow path for \(v)") }
+            if v.magnitude >= 0.001 && v.magnitude < 9_007_199_254_740_992 && !fast {
+                mismatches.append("slow path for \(v)")
+            }
             if formatted(v) != v.description { mismatches.append("\(v.bitPattern): \(formatted(v)) vs \(v)") }
             if mismatches.count > 5 { break }
         }

@@ -46,12 +46,15 @@ final class StreamingReplayTests: XCTestCase {
         let dir = try makeTemporaryDirectory(self)
         let path = dir.appendingPathComponent("bad.jsonl").path
         var text = "{\"touchwire_trace\":1,\"panel\":{\"width\":240,\"height\":320}}\n"
-        for i in 0..<50_000 { text += "{\"t_us\":\(i * 10_000),\"contacts\":[{\"id\":0,\"x\":\(100 + i % 50),\"y\":100}]}\n" }
+        for i in 0..<50_000 {
+            text += "{\"t_us\":\(i * 10_000),\"contacts\":[{\"id\":0,\"x\":\(100 + i % 50),\"y\":100}]}\n"
+        }
         text += "{\"t_us\":1,\"contacts\":[]}\n"  // time goes back on line 50 002
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let board = try BoardLoader.parse(ReplayGoldenTests.board, file: "golden.toml", directory: "/")
         let out = Lines()
-        XCTAssertThrowsError(try Replay.run(path: path, engine: try EngineBuilder.build(board), delivery: false, output: out)) {
+        let engine = try EngineBuilder.build(board)
+        XCTAssertThrowsError(try Replay.run(path: path, engine: engine, delivery: false, output: out)) {
             XCTAssertEqual(($0 as? TraceError)?.line, 50_002)
             XCTAssertTrue("\($0)".hasPrefix("\(path):50002: "), "\($0)")
         }
