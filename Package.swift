@@ -26,7 +26,10 @@ let package = Package(
         /// Plain values shared by every layer: instants, contacts, fixed-capacity frames, events.
         .target(name: "TouchCore"),
         /// The touch trace format (`formats.md` §1): reading, validating and writing JSON lines.
-        .target(name: "TouchTrace", dependencies: ["TouchCore"]),
+        .target(
+            name: "TouchTrace",
+            dependencies: ["TouchCore", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         /// The lock-free single-producer / single-consumer ring between threads.
         .target(name: "TouchRing", dependencies: ["TouchCore"]),
         /// System calls: /dev/i2c-N, termios, libgpiod. One file per kernel interface.
@@ -40,7 +43,17 @@ let package = Package(
         /// Register-level controller models behind a simulated I2C bus, driven by traces.
         .target(name: "TouchSimulation", dependencies: ["TouchCore", "TouchDrivers", "TouchTrace"]),
         /// The gesture engine: UIKit's UIGestureRecognizer semantics on an injected clock.
-        .target(name: "Gestures", dependencies: ["TouchCore"]),
+        ///
+        /// Release builds leave out the runtime's dynamic exclusivity checks in this module: they
+        /// were over a third of the engine's instructions per frame (`swift_beginAccess` on every
+        /// field of a recognizer or the engine), while the engine and its recognizers are confined
+        /// to the recognizer loop's one thread. The compile-time checks stay, and debug builds
+        /// (every `swift test` run while developing) keep the dynamic ones.
+        .target(
+            name: "Gestures",
+            dependencies: ["TouchCore"],
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+        ),
         /// Event encoders and sinks: JSON lines, text and binary frames, stdout, UART, GPIO actuation.
         /// (The output thread that drains the event ring into them is `TouchService.OutputStage`.)
         .target(

@@ -14,10 +14,21 @@ open class GestureRecognizer {
     /// What events call this recognizer.
     public let kind: GestureKind
 
-    /// The engine this recognizer is installed in (set by `GestureEngine.add`).
-    public internal(set) weak var engine: GestureEngine?
-    /// The region it is attached to.
-    public internal(set) weak var region: Region?
+    /// The engine this recognizer is installed in (set by `GestureEngine.add`, cleared when the
+    /// engine goes away). Held without reference counting: the engine owns its recognizers and
+    /// clears this link in its `deinit`, so it is never left dangling, and the per-frame path
+    /// pays no weak-reference load for it.
+    public internal(set) var engine: GestureEngine? {
+        get { engineLink }
+        set { engineLink = newValue }
+    }
+    @usableFromInline unowned(unsafe) var engineLink: GestureEngine?
+    /// The region it is attached to (the engine's region tree keeps it alive; cleared with `engine`).
+    public internal(set) var region: Region? {
+        get { regionLink }
+        set { regionLink = newValue }
+    }
+    @usableFromInline unowned(unsafe) var regionLink: Region?
     /// Position in the engine's recognizer table.
     public internal(set) var index: Int = -1
 
@@ -87,11 +98,15 @@ open class GestureRecognizer {
 
     // MARK: touches (indices into the engine's touch table)
 
+    /// The most touches one recognizer holds in a sequence (one per tracking id).
+    public static let maximumTouches = GestureEngine.trackingIDs
     @usableFromInline var touchSlots: InlineArray<16, Int16> = InlineArray(repeating: -1)
     @usableFromInline var touchSlotCount = 0
 
     /// The timer deadline, or nil.
-    public internal(set) var timerDeadline: Instant?
+    public internal(set) var timerDeadline: Instant? {
+        didSet { engineLink?.timerChanged(self) }
+    }
 
     public init(name: String, kind: GestureKind) {
         self.name = name

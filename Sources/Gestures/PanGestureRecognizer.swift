@@ -32,8 +32,9 @@ open class PanGestureRecognizer: GestureRecognizer {
     /// Moves the reference so that `translation` reads `value` now.
     public func setTranslation(_ value: Point) { origin = location(in: nil) - value }
 
-    /// Pixels per second.
-    public var velocity: Point { tracker.velocity() }
+    /// Pixels per second, as of `now`: zero once the fingers have rested 40 ms (a finger at rest
+    /// has no velocity, so a drag that stops before lifting is not a fling).
+    public var velocity: Point { tracker.velocity(at: now) }
 
     open override func touchesBegan(_ touches: TouchSet) {
         touchCount += touches.count
@@ -99,7 +100,7 @@ open class PanGestureRecognizer: GestureRecognizer {
 
     open override func fillEvent(_ event: inout GestureEvent) {
         lastCentroid = location(in: nil)
-        event.translation = translation
+        event.translation = origin.map { lastCentroid - $0 } ?? .zero  // `translation`, without a second centroid
         event.velocity = velocity
     }
 

@@ -50,13 +50,28 @@ open class TapGestureRecognizer: GestureRecognizer {
             fail(because: "\(fingersInThisTap) fingers, but \(numberOfTouchesRequired) required")
             return
         }
-        let here = touches.centroid
+        // max_tap_distance bounds the distance between taps, not between the fingers of one tap
+        // (which often land in different frames): a tap's place is the centroid of its fingers
+        // once all of them are down.
+        guard fingersInThisTap == numberOfTouchesRequired else { return }
+        let here = centroidOfFingersDown()
         if let first = firstTapLocation {
             let d = first.distance(to: here)
             if d > maximumTapDistance { fail(because: "tap \(tapsCompleted + 1) landed \(Int(d)) px from the first, more than \(Int(maximumTapDistance))") }
         } else {
             firstTapLocation = here
         }
+    }
+
+    /// The centroid of the recognizer's fingers that are down (not those lifted in this frame).
+    private func centroidOfFingersDown() -> Point {
+        var sx = 0.0, sy = 0.0, n = 0.0
+        for t in currentTouches where t.phase != .ended && t.phase != .cancelled {
+            sx += t.location.x
+            sy += t.location.y
+            n += 1
+        }
+        return n > 0 ? Point(x: sx / n, y: sy / n) : location(in: nil)
     }
 
     open override func touchesMoved(_ touches: TouchSet) {

@@ -43,12 +43,13 @@ public struct TouchSet: Sendable, BitwiseCopyable, Sequence {
     public private(set) var count: Int = 0
     @usableFromInline var storage: InlineArray<10, Touch>
 
-    public init() {
-        storage = InlineArray(
-            repeating: Touch(
-                serial: 0, id: 0, phase: .began, location: .zero, previousLocation: .zero, startLocation: .zero,
-                beganAt: .zero, timestamp: .zero, tapCount: 0, region: 0))
-    }
+    /// Blank storage, built once: an empty set is a copy of it (cheaper than filling ten slots).
+    private static let blank = InlineArray<10, Touch>(
+        repeating: Touch(
+            serial: 0, id: 0, phase: .began, location: .zero, previousLocation: .zero, startLocation: .zero,
+            beganAt: .zero, timestamp: .zero, tapCount: 0, region: 0))
+
+    public init() { storage = TouchSet.blank }
 
     public var isEmpty: Bool { count == 0 }
 

@@ -6,7 +6,7 @@ import TouchCore
 /// The common part of pinch and rotation: exactly two fingers, a measure of the pair (distance
 /// or angle) compared with its value when the second finger landed, `began` once it has
 /// changed by `threshold`, then `changed` with every move and `ended` when a finger lifts.
-/// Velocity is a least-squares fit over the last 100 ms.
+/// Velocity is a least-squares fit over the last 100 ms, zero once the fingers rest (`VelocityTracker`).
 open class TwoFingerGestureRecognizer: GestureRecognizer {
     /// How far the measure must move from its initial value before the gesture begins.
     public var threshold: Double
@@ -28,15 +28,7 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
     func value(current: Double, initial: Double) -> Double { current - initial }
 
     private func currentMeasure() -> Double? {
-        let set = currentTouches
-        var points: (Point, Point)? = nil
-        var found = 0
-        var first = Point.zero
-        for t in set where t.phase != .ended && t.phase != .cancelled {
-            if found == 0 { first = t.location } else if found == 1 { points = (first, t.location) }
-            found += 1
-        }
-        guard found == 2, let points else { return nil }
+        guard let points = engine?.downPair(of: self) else { return nil }
         return measure(points.0, points.1)
     }
 
@@ -85,11 +77,11 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
     /// Current value: scale or rotation.
     public var currentValue: Double { lastValue }
     /// Per second.
-    public var currentVelocity: Double { tracker.velocity().x }
+    public var currentVelocity: Double { tracker.velocity(at: now).x }
 
     open override func fillEvent(_ event: inout GestureEvent) {
         event.value = lastValue
-        event.scalarVelocity = tracker.velocity().x
+        event.scalarVelocity = tracker.velocity(at: now).x
     }
 
     open override func reset() {

@@ -4,10 +4,17 @@ import TouchCore
 /// (100 ms by default, at most 16 samples), as Flutter's tracker does — robust to the jitter
 /// of a single report, unlike the difference of the last two samples.
 ///
+/// A finger at rest has no velocity: asked at an instant (`velocity(at:)`), the tracker answers
+/// zero when its newest sample is older than `stopHorizonMicroseconds` (40 ms, Flutter's and
+/// Android's "assume the pointer stopped" time), and a pause longer than that between two
+/// samples ends the fit (samples before the pause do not count).
+///
 /// A fixed ring of samples: adding and estimating never allocate.
 public struct VelocityTracker: Sendable {
-    public static let sampleCapacity = 16
+    public static let sampleCapacity = 16  // a power of two: indices wrap with `& 15`
     public var windowMicroseconds: Int64 = 100_000
+    /// A sample this old at the query instant, or a gap this long between samples, means the finger stopped.
+    public static let stopHorizonMicroseconds: Int64 = 40_000
     private var times: InlineArray<16, Int64> = InlineArray(repeating: 0)
     private var xs: InlineArray<16, Double> = InlineArray(repeating: 0)
     private var ys: InlineArray<16, Double> = InlineArray(repeating: 0)
@@ -25,22 +32,33 @@ public struct VelocityTracker: Sendable {
         times[next] = t.microseconds
         xs[next] = p.x
         ys[next] = p.y
-        next = (next + 1) % VelocityTracker.sampleCapacity
+        next = (next &+ 1) & 15
         stored = min(stored + 1, VelocityTracker.sampleCapacity)
     }
 
-    /// Pixels per second along x and y; zero with fewer than two samples in the window.
+    /// Pixels per second along x and y as of `now`: zero when the newest sample is older than
+    /// `stopHorizonMicroseconds` (the finger rests), or with fewer than two samples in the fit.
+    public func velocity(at now: Instant) -> Point {
+        guard stored >= 1 else { return .zero }
+        let newest = (next &+ 15) & 15
+        if now.microseconds - times[newest] > VelocityTracker.stopHorizonMicroseconds { return .zero }
+        return velocity()
+    }
+
+    /// Pixels per second along x and y as of the newest sample; zero with fewer than two samples in the window.
     public func velocity() -> Point {
         guard stored >= 2 else { return .zero }
-        let newest = (next + VelocityTracker.sampleCapacity - 1) % VelocityTracker.sampleCapacity
+        let newest = (next &+ 15) & 15
         let tNewest = times[newest]
         // Positions relative to the newest sample keep the sums small (no 1e-12 residue on a still axis).
         let x0 = xs[newest], y0 = ys[newest]
         var n = 0.0, st = 0.0, sx = 0.0, sy = 0.0, stt = 0.0, stx = 0.0, sty = 0.0
+        var later = tNewest
         for k in 0..<stored {
-            let i = (newest - k + VelocityTracker.sampleCapacity) % VelocityTracker.sampleCapacity
+            let i = (newest &- k) & 15
             let age = tNewest - times[i]
-            if age > windowMicroseconds { break }
+            if age > windowMicroseconds || later - times[i] > VelocityTracker.stopHorizonMicroseconds { break }
+            later = times[i]
             let t = -Double(age) / 1e6
             n += 1
             st += t

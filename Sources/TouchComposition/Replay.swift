@@ -21,6 +21,32 @@ public enum Replay {
         output.flush()
         engine.sink = nil
     }
+
+    /// Streams the trace file at `path` through `engine`: frames are read, processed and their
+    /// events written one after another, so memory stays flat whatever the trace's size. With
+    /// `validateFirst` (the CLI's choice) the whole file is checked before the first frame is
+    /// processed, so a bad trace produces its error and no events; otherwise events of the
+    /// frames before a bad line have been written when the error is thrown. Returns the frames replayed.
+    @discardableResult
+    public static func run(
+        path: String, engine: GestureEngine, delivery: Bool, output: any LineSink, validateFirst: Bool = true
+    ) throws(TraceError) -> Int {
+        if validateFirst { _ = try TraceFileReader.validate(path: path) }
+        let reader = try TraceFileReader(path: path)
+        let sink = EncodingSink(names: EngineBuilder.names(of: engine), delivery: delivery, output: output)
+        engine.sink = sink
+        defer {
+            output.flush()
+            engine.sink = nil
+        }
+        var frames = 0
+        while let frame = try reader.next() {
+            engine.process(frame)
+            frames += 1
+        }
+        engine.drainTimers()
+        return frames
+    }
 }
 
 /// Encodes every action (and optionally every delivery) straight to a line sink, in order.
@@ -48,5 +74,45 @@ final class EncodingSink: GestureEventSink {
         buffer.removeAll(keepingCapacity: true)
         encoder.encode(d, into: &buffer)
         buffer.withUnsafeBytes { output.write($0) }
+    }
+}
+
+/// Gathers whole lines into blocks of `capacity` bytes and hands each block to `output` as one
+/// write: for replay, whose reader wants throughput, not a write per event. Lines are never
+/// split across blocks; `flush()` passes on what is gathered and flushes `output`.
+public final class BlockBufferedSink: LineSink {
+    public let output: any LineSink
+    private let storage: UnsafeMutableRawBufferPointer
+    private var used = 0
+
+    public init(_ output: any LineSink, capacity: Int = 64 * 1024) {
+        self.output = output
+        storage = .allocate(byteCount: max(capacity, 256), alignment: 8)
+    }
+
+    deinit {
+        flushBlock()
+        storage.deallocate()
+    }
+
+    public func write(_ line: UnsafeRawBufferPointer) {
+        if used + line.count > storage.count { flushBlock() }
+        if line.count > storage.count {
+            output.write(line)
+            return
+        }
+        UnsafeMutableRawBufferPointer(rebasing: storage[used..<(used + line.count)]).copyMemory(from: line)
+        used += line.count
+    }
+
+    public func flush() {
+        flushBlock()
+        output.flush()
+    }
+
+    private func flushBlock() {
+        guard used > 0 else { return }
+        output.write(UnsafeRawBufferPointer(rebasing: storage[0..<used]))
+        used = 0
     }
 }

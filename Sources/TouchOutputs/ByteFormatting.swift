@@ -20,8 +20,13 @@ extension Array where Element == UInt8 {
 
     /// Appends a Double in Swift's shortest round-trip form ("233.0", "401.5", "1e-05");
     /// NaN and ±infinity, which JSON cannot express, are written as 0.0.
+    ///
+    /// Values from 0.001 up to 2^53 in magnitude (every coordinate, translation, velocity and
+    /// scale the engine reports in practice) are formatted by `ShortestDecimal` without
+    /// allocating; the others fall back to `description`. Both give the same text.
     mutating func appendDouble(_ value: Double) {
         let finite = value.isFinite ? value : 0
+        if ShortestDecimal.append(finite, to: &self) { return }
         append(contentsOf: finite.description.utf8)
     }
 
@@ -49,5 +54,155 @@ extension Array where Element == UInt8 {
             }
         }
         append(UInt8(ascii: "\""))
+    }
+}
+
+/// The shortest decimal that reads back as the same Double (and, among the shortest, the
+/// closest), laid out as Swift's `Double.description` lays it out in its fixed-point range:
+/// "-12.5", "0.001", "233.0", "999.9999999999995". Exact integer arithmetic (128-bit): no
+/// allocation, no libc, the same text on every machine.
+///
+/// Method: for |v| = f·2⁻ˢ, the correctly rounded N-digit decimal D of v is
+/// round(f·10^q / 2ˢ); it reads back as v when |D·2ˢ − f·10^q| is under half a unit in the last
+/// place (scaled by 10^q). If any decimal of at most 15 digits reads back as v, the 15-digit
+/// rounding does (an ulp is below half a unit of the 15th digit), so N = 15, then 16, then 17,
+/// and trailing zeros are dropped.
+enum ShortestDecimal {
+    /// 10^0 … 10^19, exact.
+    static let powers: InlineArray<20, UInt64> = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+        10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
+        1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000,
+        10_000_000_000_000_000_000,
+    ]
+
+    /// 10^n for 0 ≤ n ≤ 19.
+    @inline(__always) static func power10(_ n: Int) -> UInt128 { UInt128(powers[n]) }
+
+    /// Appends `v` when 0.001 ≤ |v| < 2^53 or v is zero, returning true; otherwise appends nothing, returns false.
+    static func append(_ v: Double, to out: inout [UInt8]) -> Bool {
+        if v == 0 {
+            if v.sign == .minus { out.append(UInt8(ascii: "-")) }
+            out.append(UInt8(ascii: "0"))
+            out.append(UInt8(ascii: "."))
+            out.append(UInt8(ascii: "0"))
+            return true
+        }
+        let a = v.magnitude
+        guard a >= 0.001, a < 9_007_199_254_740_992 else { return false }
+        if v < 0 { out.append(UInt8(ascii: "-")) }
+        if a == a.rounded(.towardZero) {
+            // An integer below 2^53: exactly its digits, then ".0".
+            out.appendInteger(UInt64(a))
+            out.append(UInt8(ascii: "."))
+            out.append(UInt8(ascii: "0"))
+            return true
+        }
+        // a = f · 2^-s with s > 0 (a is not an integer, so its exponent is below 52).
+        let f = UInt128(a.significandBitPattern | (1 << 52))
+        let s = 52 - Int(a.exponent)
+        // The decimal exponent: 10^e10 ≤ a < 10^(e10+1) (corrected below if the estimate is off).
+        var e10 = 0
+        var scale = 1.0
+        if a >= 1 {
+            while a >= scale * 10 {
+                scale *= 10
+                e10 += 1
+            }
+        } else {
+            while a < scale {
+                scale /= 10
+                e10 -= 1
+            }
+        }
+        for digits in 15...17 {
+            guard let (d, exponent) = rounded(f: f, s: s, digits: digits, e10: e10) else { continue }
+            write(d, digits: digits, e10: exponent, to: &out)
+            return true
+        }
+        // Unreachable: 17 digits always read back.
+        out.append(contentsOf: a.description.utf8)
+        return true
+    }
+
+    /// The `digits`-digit rounding of f·2^-s and its decimal exponent, when it reads back as the value.
+    private static func rounded(f: UInt128, s: Int, digits: Int, e10 estimate: Int) -> (UInt128, Int)? {
+        var e10 = estimate
+        for _ in 0..<3 {
+            let q = digits - 1 - e10  // D ≈ a · 10^q
+            guard q >= 0, q <= 19 else { return nil }
+            let p = power10(q)
+            let scaled = f &* p  // f < 2^53, 10^q < 2^70 for q ≤ 21: fits
+            let d = roundedShift(scaled, s)
+            if d >= power10(digits) {
+                e10 += 1
+                continue
+            }
+            if d < power10(digits - 1) {
+                e10 -= 1
+                continue
+            }
+            // Reads back when |d·2^s − f·10^q| < 10^q / 2 (a quarter below a power of two,
+            // where the gap to the next smaller Double is half as wide); a tie goes to an even f.
+            let ds = d << UInt128(s)
+            let below = ds < scaled
+            let diff = below ? scaled - ds : ds - scaled
+            let narrow = below && f == (1 << 52)
+            let limit = narrow ? p : p &* 2
+            let twice = diff &* 4
+            if twice < limit || (twice == limit && f & 1 == 0) { return (d, e10) }
+            return nil
+        }
+        return nil
+    }
+
+    /// round(x / 2^s), ties to even.
+    private static func roundedShift(_ x: UInt128, _ s: Int) -> UInt128 {
+        let q = x >> UInt128(s)
+        let r = x - (q << UInt128(s))
+        let half = UInt128(1) << UInt128(s - 1)
+        if r > half || (r == half && q & 1 == 1) { return q + 1 }
+        return q
+    }
+
+    /// "123.456" / "0.00123" from the digits of `d` (trailing zeros dropped) and its exponent.
+    private static func write(_ d: UInt128, digits: Int, e10: Int, to out: inout [UInt8]) {
+        var x = UInt64(d)  // below 10^17: 64-bit division is enough (and much cheaper)
+        var scratch: InlineArray<20, UInt8> = InlineArray(repeating: 0)
+        var k = 0
+        while k < digits {
+            let (quotient, remainder) = x.quotientAndRemainder(dividingBy: 10)
+            scratch[digits - 1 - k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remainder)
+            x = quotient
+            k += 1
+        }
+        var significant = digits
+        while significant > 1 && scratch[significant - 1] == UInt8(ascii: "0") { significant -= 1 }
+        if e10 >= 0 {
+            var i = 0
+            while i <= e10 {
+                out.append(i < significant ? scratch[i] : UInt8(ascii: "0"))
+                i += 1
+            }
+            out.append(UInt8(ascii: "."))
+            if significant <= e10 + 1 {
+                out.append(UInt8(ascii: "0"))
+            } else {
+                var j = e10 + 1
+                while j < significant {
+                    out.append(scratch[j])
+                    j += 1
+                }
+            }
+        } else {
+            out.append(UInt8(ascii: "0"))
+            out.append(UInt8(ascii: "."))
+            var z = -e10 - 1
+            while z > 0 {
+                out.append(UInt8(ascii: "0"))
+                z -= 1
+            }
+            for j in 0..<significant { out.append(scratch[j]) }
+        }
     }
 }

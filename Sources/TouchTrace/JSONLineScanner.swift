@@ -122,6 +122,62 @@ struct JSONLineScanner {
     // MARK: Scalars
 
     /// Parses a JSON string (escapes included) starting at `"`.
+    /// The keys of a frame line, matched on the key's bytes: no String is built per key.
+    enum FrameKey { case tUs, contacts, cancel, id, x, y, p, area, other }
+
+    /// `nextKey`, classified as a frame key (a key written with escapes is decoded, then classified).
+    mutating func nextFrameKey(first: inout Bool) throws(LineError) -> FrameKey? {
+        skipWhitespace()
+        if peekByte() == UInt8(ascii: "}") {
+            position += 1
+            return nil
+        }
+        if !first {
+            guard peekByte() == UInt8(ascii: ",") else { throw malformed("',' or '}'") }
+            position += 1
+            skipWhitespace()
+        }
+        first = false
+        guard peekByte() == UInt8(ascii: "\"") else { throw malformed("a key string") }
+        let saved = position
+        try expect(UInt8(ascii: "\""), "'\"'")
+        let start = position
+        var key = FrameKey.other
+        while let b = peekByte(), b != UInt8(ascii: "\""), b != UInt8(ascii: "\\"), b >= 0x20 { position += 1 }
+        if peekByte() == UInt8(ascii: "\"") {
+            key = Self.classify(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+            position += 1
+        } else {
+            // An escape, a control character or the end of the line: the general path (and its errors).
+            position = saved
+            let text = try parseString()
+            var copy = text
+            key = copy.withUTF8 { Self.classify($0) }
+        }
+        try expect(UInt8(ascii: ":"), "':'")
+        return key
+    }
+
+    private static func classify(_ k: UnsafeBufferPointer<UInt8>) -> FrameKey {
+        switch k.count {
+        case 1:
+            switch k[0] {
+            case UInt8(ascii: "x"): return .x
+            case UInt8(ascii: "y"): return .y
+            case UInt8(ascii: "p"): return .p
+            default: return .other
+            }
+        case 2: return k[0] == UInt8(ascii: "i") && k[1] == UInt8(ascii: "d") ? .id : .other
+        case 4:
+            if k.elementsEqual("t_us".utf8) { return .tUs }
+            if k.elementsEqual("area".utf8) { return .area }
+            return .other
+        case 6: return k.elementsEqual("cancel".utf8) ? .cancel : .other
+        case 8: return k.elementsEqual("contacts".utf8) ? .contacts : .other
+        default: return .other
+        }
+    }
+
     mutating func parseString() throws(LineError) -> String {
         try expect(UInt8(ascii: "\""), "'\"'")
         let start = position

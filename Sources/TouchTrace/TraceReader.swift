@@ -48,52 +48,17 @@ public enum TraceReader {
     /// Parses trace bytes (UTF-8); `name` is used in error messages.
     public static func parse(bytes raw: UnsafeRawBufferPointer, name: String) throws(TraceError) -> Trace {
         let bytes = raw.bindMemory(to: UInt8.self)
-        var start = 0
-        // A UTF-8 byte-order mark is tolerated (some editors add one).
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
-
-        var lineNumber = 0
-        var header: TraceHeader?
+        var parser = TraceLineParser(name: name)
         var frames: [TouchFrame] = []
         frames.reserveCapacity(max(16, bytes.count / 48))
-        var previousTime: Int64?
-        var firstBlankLine: Int?
-
+        var start = 0
         while start < bytes.count {
-            lineNumber += 1
             var end = start
             while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-            var contentEnd = end
-            if contentEnd > start && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-            let line = UnsafeBufferPointer(rebasing: bytes[start..<contentEnd])
+            if let frame = try parser.feed(UnsafeBufferPointer(rebasing: bytes[start..<end])) { frames.append(frame) }
             start = end + 1
-
-            if isBlank(line) {
-                if firstBlankLine == nil { firstBlankLine = lineNumber }
-                continue
-            }
-            if let blank = firstBlankLine {
-                throw TraceError.invalidLine(
-                    file: name, line: blank, message: "blank line (blank lines are allowed only at the end)")
-            }
-            do throws(LineError) {
-                if header == nil {
-                    header = try parseHeader(line)
-                } else {
-                    let frame = try parseFrame(line, previousTime: previousTime)
-                    previousTime = frame.timestamp.microseconds
-                    frames.append(frame)
-                }
-            } catch {
-                throw TraceError.invalidLine(file: name, line: lineNumber, message: error.message)
-            }
         }
-        guard let header else {
-            throw TraceError.invalidLine(
-                file: name, line: 1,
-                message: "empty trace: expected the header {\"touchwire_trace\":1,\"panel\":{…}} on the first line")
-        }
-        return Trace(header: header, frames: frames)
+        return Trace(header: try parser.finish(), frames: frames)
     }
 
     /// Parses one frame line on its own (no ordering check); `line` is used in errors.
@@ -113,12 +78,12 @@ public enum TraceReader {
 
     // MARK: - Lines
 
-    private static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         for b in line where b != 0x20 && b != 0x09 { return false }
         return true
     }
 
-    private static func parseHeader(_ line: UnsafeBufferPointer<UInt8>) throws(LineError) -> TraceHeader {
+    static func parseHeader(_ line: UnsafeBufferPointer<UInt8>) throws(LineError) -> TraceHeader {
         var s = JSONLineScanner(line)
         guard s.peekKind() == .object else {
             throw LineError("expected the trace header {\"touchwire_trace\":1,\"panel\":{…}} on the first line")
@@ -180,7 +145,7 @@ public enum TraceReader {
         return (width, height)
     }
 
-    private static func parseFrame(_ line: UnsafeBufferPointer<UInt8>, previousTime: Int64?) throws(LineError)
+    static func parseFrame(_ line: UnsafeBufferPointer<UInt8>, previousTime: Int64?) throws(LineError)
         -> TouchFrame
     {
         var s = JSONLineScanner(line)
@@ -193,16 +158,16 @@ public enum TraceReader {
         var frame = TouchFrame(timestamp: .zero)
         var sawContacts = false
         var first = true
-        while let key = try s.nextKey(first: &first) {
+        while let key = try s.nextFrameKey(first: &first) {
             switch key {
-            case "t_us":
+            case .tUs:
                 guard s.peekKind() == .number else { throw LineError("\"t_us\" must be an integer") }
                 guard let t = try s.parseNumber().integer else { throw LineError("\"t_us\" must be an integer") }
                 time = t
-            case "cancel":
+            case .cancel:
                 guard s.peekKind() == .bool else { throw LineError("\"cancel\" must be true or false") }
                 cancel = try s.parseBool()
-            case "contacts":
+            case .contacts:
                 sawContacts = true
                 try parseContacts(&s, into: &frame)
             default:
@@ -248,23 +213,25 @@ public enum TraceReader {
         var pressure: UInt16 = 0
         var area: UInt16 = 0
         var first = true
-        while let key = try s.nextKey(first: &first) {
+        while let key = try s.nextFrameKey(first: &first) {
             switch key {
-            case "id":
+            case .id:
                 guard s.peekKind() == .number, let v = try s.parseNumber().integer, v >= 0, v <= 9 else {
                     throw LineError("\"id\" must be an integer 0…9")
                 }
                 id = UInt8(v)
-            case "x", "y":
-                guard s.peekKind() == .number else { throw LineError("\"\(key)\" must be a number") }
+            case .x, .y:
+                let name = key == .x ? "x" : "y"
+                guard s.peekKind() == .number else { throw LineError("\"\(name)\" must be a number") }
                 let v = try s.parseNumber().value
-                if key == "x" { x = v } else { y = v }
-            case "p", "area":
+                if key == .x { x = v } else { y = v }
+            case .p, .area:
+                let name = key == .p ? "p" : "area"
                 if s.skipNull() { break }
-                guard s.peekKind() == .number else { throw LineError("\"\(key)\" must be a number") }
+                guard s.peekKind() == .number else { throw LineError("\"\(name)\" must be a number") }
                 let v = try s.parseNumber().value
-                guard v >= 0, v <= 65_535 else { throw LineError("\"\(key)\" must be between 0 and 65535") }
-                if key == "p" { pressure = UInt16(v.rounded()) } else { area = UInt16(v.rounded()) }
+                guard v >= 0, v <= 65_535 else { throw LineError("\"\(name)\" must be between 0 and 65535") }
+                if key == .p { pressure = UInt16(v.rounded()) } else { area = UInt16(v.rounded()) }
             default:
                 try s.skipValue(depth: 2)
             }

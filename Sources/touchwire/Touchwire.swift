@@ -134,13 +134,13 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         let description = try loadBoard(board)
-        let parsed: Trace
+        let traceSize: TraceHeader
         do throws(TraceError) {
-            parsed = try TraceReader.read(path: trace)
+            traceSize = try TraceFileReader(path: trace).header
         } catch {
             throw fail("\(error)")
         }
-        let (traceSize, boardSize) = (parsed.header, description.panel)
+        let boardSize = description.panel
         if traceSize.panelWidth != boardSize.width || traceSize.panelHeight != boardSize.height {
             // Regions and thresholds would land in the wrong places: refuse rather than print nothing.
             throw fail(
@@ -158,7 +158,14 @@ struct Replay: ParsableCommand {
         if explain {
             engine.diagnostics = { d in FileHandle.standardError.write(Data("\(d)\n".utf8)) }
         }
-        TouchComposition.Replay.run(trace: parsed, engine: engine, delivery: delivery, output: StandardOutputSink())
+        // Streamed: the trace is checked whole first (a bad trace prints its error and no
+        // events), then read again frame by frame with the events written in blocks.
+        let output = BlockBufferedSink(StandardOutputSink())
+        do throws(TraceError) {
+            try TouchComposition.Replay.run(path: trace, engine: engine, delivery: delivery, output: output)
+        } catch {
+            throw fail("\(error)")
+        }
     }
 }
 

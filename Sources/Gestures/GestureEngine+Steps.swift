@@ -1,0 +1,189 @@
+import TouchCore
+
+/// The end of each step — actions (S5), resets (S6), timers — and the queries recognizers make (S12).
+extension GestureEngine {
+    // MARK: actions and resets
+
+    func makeEvent(_ r: GestureRecognizer, _ state: GestureState) -> GestureEvent {
+        var e = GestureEvent(
+            time: now, recognizer: r.index, kind: r.kind, state: state, region: r.region?.index ?? 0,
+            location: centroid(of: r), touches: countTouches(of: r))
+        r.fillEvent(&e)
+        return e
+    }
+
+    func enqueue(_ e: GestureEvent) {
+        guard pending.count < actionCapacity else {
+            droppedActions += 1
+            return
+        }
+        pending.append(e)
+    }
+
+    /// S5 dispatch, S6 resets, and the release of touches nobody needs any more.
+    func finishStep() {
+        // A sequence is over when no finger is down: recognizers still undecided with nothing
+        // to wait for (no timer, no held transition) fail, so that none is left hanging.
+        if !hasTouchesDown {
+            for r in recognizers
+            where r.committedState == .possible && r.isInvolved && r.timerDeadline == nil && r.heldTransition == nil {
+                if diagnostics != nil { diagnose(r, "failed: every finger lifted while it was still undecided") }
+                fail(r)
+            }
+        }
+        for i in 0..<pending.count {
+            let e = pending[i]
+            if e.kind != .control {
+                let r = recognizers[e.recognizer]
+                r.currentEvent = e
+                for a in r.actions { a.body(r) }
+                r.currentEvent = nil
+            }
+            sink?.emit(e)
+        }
+        pending.removeAll(keepingCapacity: true)
+        for i in 0..<recognizers.count {
+            unowned(unsafe) let r = recognizers[i]  // the table keeps it alive: no retain per step
+            if r.committedState.isTerminal { resetRecognizer(r) }
+        }
+        var live = inUseRecords
+        while live != 0 {
+            let s = live.trailingZeroBitCount
+            live &= live - 1
+            guard !records[s].isDown && records[s].references == 0 else { continue }
+            releaseHolds(s)
+            if !records[s].beganWithheld && !records[s].endedWithheld {
+                if records[s].deliveryRegion >= 0 && !records[s].finishedOnRegion {
+                    regionActiveTouches[records[s].deliveryRegion] -= 1
+                }
+                records[s].inUse = false
+                inUseRecords &= ~(1 << UInt32(s))
+            }
+        }
+        isProcessing = false
+    }
+
+    /// S6: back to `possible`, forgetting the touches it had (it gets no more updates for them).
+    func resetRecognizer(_ r: GestureRecognizer) {
+        for k in 0..<r.touchSlotCount {
+            let s = Int(r.touchSlots[k])
+            guard s >= 0 else { continue }
+            records[s].receivers &= ~(1 << UInt64(r.index))
+            records[s].references -= 1
+            r.touchSlots[k] = -1
+        }
+        r.touchSlotCount = 0
+        r.isInvolved = false
+        r.deferredTransition = nil
+        r.heldTransition = nil
+        r.heldEvent = nil
+        r.timerDeadline = nil
+        r.committedState = .possible
+        r.reset()
+        var live = inUseRecords
+        while live != 0 {
+            releaseHolds(live.trailingZeroBitCount)
+            live &= live - 1
+        }
+    }
+
+    /// The armed timer with the earliest deadline (the lowest index on a tie).
+    func earliestTimer() -> (GestureRecognizer, Instant)? {
+        var mask = timerMask
+        guard mask != 0 else { return nil }
+        var best: (GestureRecognizer, Instant)? = nil
+        while mask != 0 {
+            unowned(unsafe) let r = recognizers[mask.trailingZeroBitCount]
+            mask &= mask - 1
+            if let d = r.timerDeadline, best == nil || d < best!.1 { best = (r, d) }
+        }
+        return best
+    }
+
+    // MARK: queries for recognizers (S12)
+
+    /// Touches of `r` that are down now or were lifted in the step being handled.
+    func isCurrent(_ s: Int, for r: GestureRecognizer) -> Bool {
+        guard s >= 0, records[s].inUse, records[s].receivers & (1 << UInt64(r.index)) != 0 else { return false }
+        return records[s].isDown || records[s].endedAt == now
+    }
+
+    func countTouches(of r: GestureRecognizer) -> Int {
+        var n = 0
+        for k in 0..<r.touchSlotCount where isCurrent(Int(r.touchSlots[k]), for: r) { n += 1 }
+        return n
+    }
+
+    func centroid(of r: GestureRecognizer) -> Point {
+        var sx = 0.0, sy = 0.0, n = 0.0
+        for k in 0..<r.touchSlotCount {
+            let s = Int(r.touchSlots[k])
+            guard isCurrent(s, for: r) else { continue }
+            sx += records[s].touch.location.x
+            sy += records[s].touch.location.y
+            n += 1
+        }
+        guard n > 0 else { return r.lastLocation }
+        r.lastLocation = Point(x: sx / n, y: sy / n)
+        return r.lastLocation
+    }
+
+    /// The locations of `r`'s touches still down (not lifted or cancelled) when there are exactly
+    /// two, in the order `r` received them — what pinch and rotation measure, without building a set.
+    func downPair(of r: GestureRecognizer) -> (Point, Point)? {
+        var first = Point.zero, second = Point.zero
+        var found = 0
+        for k in 0..<r.touchSlotCount {
+            let s = Int(r.touchSlots[k])
+            guard isCurrent(s, for: r) else { continue }
+            let phase = records[s].touch.phase
+            guard phase != .ended && phase != .cancelled else { continue }
+            if found == 0 {
+                first = records[s].touch.location
+            } else if found == 1 {
+                second = records[s].touch.location
+            }
+            found += 1
+        }
+        return found == 2 ? (first, second) : nil
+    }
+
+    func touches(of r: GestureRecognizer) -> TouchSet {
+        var set = TouchSet()
+        for k in 0..<r.touchSlotCount {
+            let s = Int(r.touchSlots[k])
+            if isCurrent(s, for: r) { set.insert(records[s].touch) }
+        }
+        return set
+    }
+
+    func touch(of r: GestureRecognizer, at index: Int) -> Touch? {
+        var i = 0
+        for k in 0..<r.touchSlotCount {
+            let s = Int(r.touchSlots[k])
+            guard isCurrent(s, for: r) else { continue }
+            if i == index { return records[s].touch }
+            i += 1
+        }
+        return nil
+    }
+
+    /// S28: whether any of `r`'s touches is in a control region strictly inside `r`'s region.
+    public func touchesAreOnControl(below r: GestureRecognizer) -> Bool {
+        guard let mine = r.region else { return false }
+        for k in 0..<r.touchSlotCount {
+            let s = Int(r.touchSlots[k])
+            guard s >= 0, records[s].inUse else { continue }
+            if let control = regions[records[s].touch.region].enclosingControl, control !== mine,
+                control.isDescendant(of: mine)
+            {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The name of recognizer `index` (or, for a control event, of region `index`).
+    public func recognizerName(_ index: Int) -> String { recognizers[index].name }
+    public func regionName(_ index: Int) -> String { regions[index].name }
+}

@@ -1,0 +1,134 @@
+import TouchCore
+
+/// Touches: the table, new touches, system cancels, and delivery of phases to recognizers (S8–S13).
+extension GestureEngine {
+    // MARK: touches
+
+    func beginTouch(_ c: Contact) -> Bool {
+        guard let hit = root.hitTest(c.position) else {
+            touchesOutsideRoot += 1
+            return false
+        }
+        guard let s = freeRecord() else {
+            droppedTouches += 1
+            return false
+        }
+        nextSerial &+= 1
+        let quick = now.microseconds(since: lastTapEnd) <= tapCountInterval
+        let near = lastTapLocation.distance(to: c.position) <= tapCountDistance
+        let tapCount = quick && near ? lastTapCount + 1 : 1
+        inUseRecords |= 1 << UInt32(s)
+        records[s] = TouchRecord(
+            inUse: true,
+            touch: Touch(
+                serial: nextSerial, id: c.id, phase: .began, location: c.position, previousLocation: c.position,
+                startLocation: c.position, beganAt: now, timestamp: now, tapCount: tapCount, region: hit.index),
+            isDown: true)
+        slotForID[GestureEngine.trackingSlot(c.id)] = Int16(s)
+        downIDs |= 1 << UInt16(GestureEngine.trackingSlot(c.id))
+        // S8: recognizers of the hit region and its ancestors; S10 enabled; S20 shouldReceive.
+        var mask: UInt64 = 0
+        for r in recognizers {
+            guard r.isEnabled, !r.committedState.isTerminal, let region = r.region, hit.isDescendant(of: region)
+            else { continue }
+            if let d = r.delegate, !d.gestureRecognizer(r, shouldReceive: records[s].touch) { continue }
+            guard r.touchSlotCount < GestureRecognizer.maximumTouches else { continue }
+            r.touchSlots[r.touchSlotCount] = Int16(s)
+            r.touchSlotCount += 1
+            r.isInvolved = true
+            records[s].references += 1
+            mask |= 1 << UInt64(r.index)
+        }
+        records[s].receivers = mask
+        return true
+    }
+
+    func freeRecord() -> Int? {
+        for i in 0..<GestureEngine.touchTableSize where !records[i].inUse { return i }
+        return nil
+    }
+
+    /// S9: a system cancel — every touch in progress is cancelled.
+    func cancelAllTouches() {
+        var any = false
+        downIDs = 0
+        for id in 0..<GestureEngine.trackingIDs {
+            let s = Int(slotForID[id])
+            guard s >= 0 else { continue }
+            records[s].isDown = false
+            records[s].endedAt = now
+            records[s].touch.phase = .cancelled
+            records[s].touch.timestamp = now
+            slotForID[id] = -1
+            any = true
+        }
+        guard any else { return }
+        for r in recognizers where r.isEnabled && !r.committedState.isTerminal {
+            let set = phaseSet(of: r, .cancelled)
+            if !set.isEmpty {
+                if diagnostics != nil { diagnose(r, "system cancel: touches cancelled (S9)") }
+                r.touchesCancelled(set)
+            }
+        }
+        for s in 0..<GestureEngine.touchTableSize where records[s].inUse && records[s].touch.phase == .cancelled {
+            cancelOnRegion(s)
+            records[s].beganWithheld = false
+            records[s].endedWithheld = false
+        }
+    }
+
+    /// Whether the recognizer has a touch in `phase` this frame (cheaper than building the set).
+    func hasTouch(of r: GestureRecognizer, in phase: TouchPhase) -> Bool {
+        let bit: UInt64 = 1 << UInt64(r.index)
+        for k in 0..<r.touchSlotCount {
+            let s = Int(r.touchSlots[k])
+            guard s >= 0, records[s].inUse, records[s].receivers & bit != 0 else { continue }
+            if records[s].touch.phase == phase && records[s].touch.timestamp == now { return true }
+        }
+        return false
+    }
+
+    /// The recognizer's touches in `phase` this frame.
+    func phaseSet(of r: GestureRecognizer, _ phase: TouchPhase) -> TouchSet {
+        var set = TouchSet()
+        for k in 0..<r.touchSlotCount {
+            let s = Int(r.touchSlots[k])
+            guard s >= 0, records[s].inUse, records[s].receivers & (1 << UInt64(r.index)) != 0 else { continue }
+            let t = records[s].touch
+            if t.phase == phase && t.timestamp == now { set.insert(t) }
+        }
+        return set
+    }
+
+    func deliverPhasesToRecognizers() {
+        // Which recognizers have a touch in each phase this frame: only those are called.
+        var began: UInt64 = 0, moved: UInt64 = 0, ended: UInt64 = 0
+        var live = inUseRecords
+        while live != 0 {
+            let s = live.trailingZeroBitCount
+            live &= live - 1
+            guard records[s].touch.timestamp == now else { continue }
+            switch records[s].touch.phase {
+            case .began: began |= records[s].receivers
+            case .moved: moved |= records[s].receivers
+            case .ended: ended |= records[s].receivers
+            default: break
+            }
+        }
+        for step in 0..<3 {
+            let phase: TouchPhase = step == 0 ? .began : (step == 1 ? .moved : .ended)
+            var mask = step == 0 ? began : (step == 1 ? moved : ended)
+            while mask != 0 {
+                unowned(unsafe) let r = recognizers[mask.trailingZeroBitCount]
+                mask &= mask - 1
+                guard r.isEnabled, !r.committedState.isTerminal, hasTouch(of: r, in: phase) else { continue }
+                let set = phaseSet(of: r, phase)
+                switch phase {
+                case .began: r.touchesBegan(set)
+                case .moved: r.touchesMoved(set)
+                default: r.touchesEnded(set)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import SystemPackage
+import TouchCore
+
+/// Streams a trace file (`formats.md` §1) frame by frame: the file is read in fixed chunks and
+/// each line parsed as it completes, so memory stays flat whatever the trace's size (one chunk
+/// plus the part of a line that straddles two chunks).
+///
+/// Contract: `init` opens the file and reads up to the header (`header`); `next()` returns the
+/// frames in order, then nil at the end; every rule of `TraceLineParser` applies, and the first
+/// violation throws a `TraceError` naming the file and line. Frames returned before an error
+/// were valid — a caller that must not act on a bad trace validates it first (`validate`).
+public final class TraceFileReader {
+    /// Bytes read from the file at a time.
+    public static let chunkSize = 1 << 20
+    public let path: String
+    /// The trace's header.
+    public private(set) var header = TraceHeader(panelWidth: 1, panelHeight: 1)
+    private let descriptor: FileDescriptor
+    private var parser: TraceLineParser
+    /// The unparsed bytes: `buffer[start..<end]` (allocated once; doubled only for a longer line).
+    private var buffer: UnsafeMutableBufferPointer<UInt8>
+    private var start = 0
+    private var end = 0
+    private var atEOF = false
+
+    /// Opens `path` and reads its header; errors name the file as `path` was given.
+    public init(path: String) throws(TraceError) {
+        self.path = path
+        do {
+            descriptor = try FileDescriptor.open(path, .readOnly, retryOnInterrupt: true)
+        } catch {
+            throw TraceError.io(file: path, message: "cannot read trace: \(error)")
+        }
+        parser = TraceLineParser(name: path)
+        buffer = .allocate(capacity: TraceFileReader.chunkSize)
+        while parser.header == nil, let line = try nextLine() { _ = try feed(line) }
+        header = try parser.finish()
+    }
+
+    deinit {
+        try? descriptor.close()
+        buffer.deallocate()
+    }
+
+    /// The next frame, or nil at the end of the file.
+    public func next() throws(TraceError) -> TouchFrame? {
+        while let line = try nextLine() {
+            if let frame = try feed(line) { return frame }
+        }
+        return nil
+    }
+
+    /// Reads the whole file, checking every line, without keeping the frames; returns how many there are.
+    public static func validate(path: String) throws(TraceError) -> Int {
+        let reader = try TraceFileReader(path: path)
+        var n = 0
+        while try reader.next() != nil { n += 1 }
+        return n
+    }
+
+    private func feed(_ line: Range<Int>) throws(TraceError) -> TouchFrame? {
+        try parser.feed(UnsafeBufferPointer(rebasing: buffer[line]))
+    }
+
+    /// The byte range of the next complete line (without its `\n`) in `buffer`, or nil at the end.
+    private func nextLine() throws(TraceError) -> Range<Int>? {
+        while true {
+            if let newline = findNewline() {
+                let line = start..<newline
+                start = newline + 1
+                return line
+            }
+            if atEOF {
+                guard start < end else { return nil }
+                let line = start..<end
+                start = end
+                return line
+            }
+            try refill()
+        }
+    }
+
+    private func findNewline() -> Int? {
+        var i = start
+        while i < end {
+            if buffer[i] == 0x0A { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Moves the partial line to the front and reads more (growing the buffer only for a line longer than it).
+    private func refill() throws(TraceError) {
+        if start > 0 {
+            let count = end - start
+            if count > 0 { buffer.baseAddress!.update(from: buffer.baseAddress! + start, count: count) }
+            start = 0
+            end = count
+        }
+        if end == buffer.count {
+            let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: buffer.count * 2)
+            bigger.baseAddress!.initialize(from: buffer.baseAddress!, count: end)
+            buffer.deallocate()
+            buffer = bigger
+        }
+        let n: Int
+        do {
+            n = try descriptor.read(
+                into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[end...]),
+                retryOnInterrupt: true)
+        } catch {
+            throw TraceError.io(file: path, message: "cannot read trace: \(error)")
+        }
+        if n == 0 { atEOF = true }
+        end += n
+    }
+}

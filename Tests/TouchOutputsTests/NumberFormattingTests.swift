@@ -1,0 +1,62 @@
+@testable import TouchOutputs
+import XCTest
+
+/// The encoders' own Double formatter must write exactly what `Double.description` writes
+/// (the event format does not change), without going through `description` on the hot path.
+final class NumberFormattingTests: XCTestCase {
+    private func formatted(_ v: Double) -> String {
+        var out: [UInt8] = []
+        out.appendDouble(v)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A fixed xorshift sequence: the same values on every run.
+    private struct Numbers {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        mutating func next() -> UInt64 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return state
+        }
+        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    }
+
+    func testTypicalEventValuesMatchDescription() {
+        let values: [Double] = [
+            0, -0.0, 1, -1, 0.5, 233, 401.5, 150.25, 0.1, 0.2, 0.3, 1.0 / 3, 2.0 / 3, 999.9999999999995, 1000,
+            0.001, 0.0011, 0.000999, 1e-5, 123_456_789.125, 9_007_199_254_740_991, 9_007_199_254_740_992, 1e16,
+            -850, 850.0000000000001, 1.5707963267948966, -3.141592653589793, 0.30000000000000004, 100.1, 5e-324,
+            .greatestFiniteMagnitude, 1e15, 1e15 + 0.5, 4_503_599_627_370_495.5, 0.00123, 12.34, 1e21, 1e22,
+        ]
+        for v in values { XCTAssertEqual(formatted(v), v.description, "\(v)") }
+        XCTAssertEqual(formatted(.nan), "0.0")
+        XCTAssertEqual(formatted(.infinity), "0.0")
+    }
+
+    func testRandomDoublesMatchDescription() {
+        var numbers = Numbers()
+        var mismatches: [String] = []
+        for i in 0..<200_000 {
+            let v: Double
+            switch i % 5 {
+            case 0: v = Double(bitPattern: numbers.next())  // any double at all
+            case 1: v = (numbers.unit() - 0.5) * 4000  // coordinates, translations
+            case 2: v = (numbers.unit() - 0.5) * 1e5 / Double(1 + numbers.next() % 97)  // velocities
+            case 3:  // short decimals: halves, quarters, tenths…
+                v = Double(Int64(numbers.next() % 2_000_000) - 1_000_000) / Double([1, 2, 4, 8, 10, 100, 1000][i % 7])
+            default: v = numbers.unit() * pow(10, Double(Int(numbers.next() % 40) - 20))  // every magnitude
+            }
+            guard v.isFinite else { continue }
+            // Event values (0.001 ≤ |v| < 2^53) never go through `description`.
+            var scratch: [UInt8] = []
+            let fast = ShortestDecimal.append(v, to: &scratch)
+            if v.magnitude >= 0.001 && v.magnitude < 9_007_199_254_740_992 && !fast {
+                mismatches.append("slow path for \(v)")
+            }
+            if formatted(v) != v.description { mismatches.append("\(v.bitPattern): \(formatted(v)) vs \(v)") }
+            if mismatches.count > 5 { break }
+        }
+        XCTAssertEqual(mismatches, [])
+    }
+}
