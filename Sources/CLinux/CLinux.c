@@ -75,3 +75,37 @@ static long long tw_usage_us(int who, long *max_rss_kb) {
 long long tw_thread_cpu_us(void) { return tw_usage_us(RUSAGE_THREAD, NULL); }
 
 long long tw_process_cpu_us(long *max_rss_kb) { return tw_usage_us(RUSAGE_SELF, max_rss_kb); }
+
+int tw_evdev_get_abs(int fd, unsigned int code, struct input_absinfo *info) {
+    return ioctl(fd, EVIOCGABS(code), info);
+}
+
+int tw_evdev_get_name(int fd, char *buf, size_t len) {
+    return ioctl(fd, EVIOCGNAME(len), buf);
+}
+
+int tw_evdev_get_bits(int fd, unsigned int type, uint8_t *buf, size_t len) {
+    return ioctl(fd, EVIOCGBIT(type, len), buf);
+}
+
+int tw_evdev_get_props(int fd, uint8_t *buf, size_t len) {
+    return ioctl(fd, EVIOCGPROP(len), buf);
+}
+
+int tw_evdev_grab(int fd, int grab) {
+    return ioctl(fd, EVIOCGRAB, grab);
+}
+
+int tw_evdev_get_mt_slots(int fd, unsigned int code, int32_t *values, unsigned int count) {
+    /* The kernel's layout: { __u32 code; __s32 values[count]; }. */
+    size_t len = sizeof(int32_t) * ((size_t)count + 1);
+    int32_t req[count + 1];
+    req[0] = (int32_t)code;
+    int r = ioctl(fd, EVIOCGMTSLOTS(len), req);
+    if (r >= 0) memcpy(values, req + 1, sizeof(int32_t) * count);
+    return r;
+}
+
+int tw_evdev_get_keys(int fd, uint8_t *buf, size_t len) {
+    return ioctl(fd, EVIOCGKEY(len), buf);
+}

@@ -12,6 +12,7 @@
 #include <linux/i2c-dev.h>
 #include <i2c/smbus.h>
 #include <gpiod.h>
+#include <linux/input.h>
 
 /// Binds the descriptor to a 7-bit slave address (`ioctl(fd, I2C_SLAVE, addr)`).
 int tw_i2c_set_slave(int fd, uint16_t address);
@@ -36,6 +37,24 @@ int tw_pty_name(int fd, char *buf, size_t len);
 
 /// `pipe2(fds, O_CLOEXEC)` (a GNU extension Swift's Glibc module does not export).
 int tw_pipe_cloexec(int fds[2]);
+
+/// evdev (`linux/input.h`): one wrapper per ioctl touchwire uses on /dev/input/eventN.
+/// Each returns the ioctl result (-1 + errno on failure).
+/// `EVIOCGABS(code)`: an absolute axis's value, minimum, maximum, fuzz, flat, resolution into `info`.
+int tw_evdev_get_abs(int fd, unsigned int code, struct input_absinfo *info);
+/// `EVIOCGNAME(len)`: the device name, NUL-terminated, into `buf`.
+int tw_evdev_get_name(int fd, char *buf, size_t len);
+/// `EVIOCGBIT(type, len)`: the event codes of `type` the device reports, as a bit array
+/// (`type` 0 gives the event types).
+int tw_evdev_get_bits(int fd, unsigned int type, uint8_t *buf, size_t len);
+/// `EVIOCGPROP(len)`: the device properties (INPUT_PROP_DIRECT, …) as a bit array.
+int tw_evdev_get_props(int fd, uint8_t *buf, size_t len);
+/// `EVIOCGRAB`: 1 takes the device exclusively, 0 releases it.
+int tw_evdev_grab(int fd, int grab);
+/// `EVIOCGMTSLOTS(len)`: the current value of multi-touch axis `code` in each of `count` slots.
+int tw_evdev_get_mt_slots(int fd, unsigned int code, int32_t *values, unsigned int count);
+/// `EVIOCGKEY(len)`: the keys currently down, as a bit array.
+int tw_evdev_get_keys(int fd, uint8_t *buf, size_t len);
 
 #endif
 
