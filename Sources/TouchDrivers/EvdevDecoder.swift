@@ -269,8 +269,7 @@ public struct EvdevDecoder: Sendable {
     }
 
     /// Decodes every whole record of `bytes`, handing each completed frame to `body`. Returns the
-    /// number of bytes consumed (a multiple of `InputEvent.byteCount`). Stops early, leaving
-    /// the rest, when `needsResync` becomes set.
+    /// number of bytes consumed (a multiple of `InputEvent.byteCount`; a trailing partial record is left).
     public mutating func consume(
         bytes: UnsafeRawBufferPointer, at timestamp: Instant, _ body: (TouchFrame) -> Void
     ) -> Int {
@@ -279,7 +278,6 @@ public struct EvdevDecoder: Sendable {
             let event = InputEvent.decode(bytes, at: offset)
             offset += InputEvent.byteCount
             if let f = consume(event, at: timestamp) { body(f) }
-            if needsResync { break }
         }
         return offset
     }
