@@ -87,3 +87,29 @@ enum TestBoardText {
             + "[[recognizer]]\nname = \"tap\"\nkind = \"tap\"\nregion = \"screen\"\n"
     }
 }
+
+extension EvdevBoardTests {
+    /// Only touchscreens are listed: a node that is no input device is left out, no directory lists nothing.
+    func testInputProbeListsOnlyTouchscreens() throws {
+        let dir = try makeTemporaryDirectory(self)
+        try "not a device".write(to: dir.appendingPathComponent("event0"), atomically: true, encoding: .utf8)
+        try "x".write(to: dir.appendingPathComponent("mouse0"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(InputProbe.touchscreenLines(directory: dir.path), [])
+        XCTAssertEqual(InputProbe.touchscreenLines(directory: dir.appendingPathComponent("none").path), [])
+    }
+}
+
+extension CommandLineTests {
+    /// `probe --board` on an evdev board starts its controller and prints the device.
+    func testProbeOfASimulatedEvdevBoard() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let text = simulatedBoardText(script: "demo", recognizers: ["tap"])
+            .replacingOccurrences(of: "chip = \"ft6x36\"", with: "chip = \"evdev\"")
+        let path = dir.appendingPathComponent("evdev.toml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try run(["probe", "--board", path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(
+            result.stdout, "sim: evdev \"touchwire simulated touchscreen\" (sim, multi-touch, 10 slots)\n")
+    }
+}
