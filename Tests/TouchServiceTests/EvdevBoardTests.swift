@@ -2,6 +2,7 @@ import BoardConfig
 import Foundation
 import TouchCore
 import TouchService
+import TouchTrace
 import XCTest
 
 /// A `chip = "evdev"` board end to end: the simulated input device through the same driver
@@ -111,5 +112,24 @@ extension CommandLineTests {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(
             result.stdout, "sim: evdev \"touchwire simulated touchscreen\" (sim, multi-touch, 10 slots)\n")
+    }
+}
+
+extension EvdevBoardTests {
+    /// `record` on an evdev board: the touches the input device reported, as a trace.
+    func testRecordOnAnEvdevBoard() throws {
+        let dir = try makeTemporaryDirectory(self)
+        try tapTrace.write(to: dir.appendingPathComponent("tap.jsonl"), atomically: true, encoding: .utf8)
+        let text = simulatedBoardText(script: "tap.jsonl", recognizers: ["tap"])
+            .replacingOccurrences(of: "chip = \"ft6x36\"", with: "chip = \"evdev\"")
+        let board = try BoardLoader.parse(text, file: "t.toml", directory: dir.path)
+        let path = dir.appendingPathComponent("recorded.jsonl").path
+        let recorder = try Recorder(board: board, path: path, logger: quietLogger, start: .zero)
+        XCTAssertTrue(recorder.driver.start(at: .zero))
+        for ms in stride(from: Int64(0), through: 300, by: 10) { try recorder.step(at: .milliseconds(ms)) }
+        try recorder.finish(at: .milliseconds(310))
+        let trace = try TraceReader.read(path: path)
+        XCTAssertEqual(trace.frames.map(\.count), [1, 1, 0])
+        XCTAssertEqual(trace.frames[1][0].position, Point(x: 401, y: 240))
     }
 }
