@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <sys/socket.h>
 
 int tw_i2c_set_slave(int fd, uint16_t address) {
     return ioctl(fd, I2C_SLAVE, (unsigned long)address);
@@ -108,4 +109,8 @@ int tw_evdev_get_mt_slots(int fd, unsigned int code, int32_t *values, unsigned i
 
 int tw_evdev_get_keys(int fd, uint8_t *buf, size_t len) {
     return ioctl(fd, EVIOCGKEY(len), buf);
+}
+
+int tw_accept_nonblocking(int fd) {
+    return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }

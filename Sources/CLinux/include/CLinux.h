@@ -38,6 +38,9 @@ int tw_pty_name(int fd, char *buf, size_t len);
 /// `pipe2(fds, O_CLOEXEC)` (a GNU extension Swift's Glibc module does not export).
 int tw_pipe_cloexec(int fds[2]);
 
+/// `accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)` (a GNU extension Swift's Glibc module does not export).
+int tw_accept_nonblocking(int fd);
+
 /// evdev (`linux/input.h`): one wrapper per ioctl touchwire uses on /dev/input/eventN.
 /// Each returns the ioctl result (-1 + errno on failure).
 /// `EVIOCGABS(code)`: an absolute axis's value, minimum, maximum, fuzz, flat, resolution into `info`.
