@@ -1,0 +1,94 @@
+import BoardConfig
+import Foundation
+import Synchronization
+import TouchLinux
+import XCTest
+
+@testable import TouchService
+
+/// The exec spawner on the host: argv passed as given (no shell), the environment cleared to what
+/// the board lists, a timeout that kills, one instance per binding, exit status and stderr reported.
+final class CommandSpawnerTests: XCTestCase {
+    final class Collector: @unchecked Sendable {
+        let runs = Mutex<[CommandSpawner.Run]>([])
+        let logs = Mutex<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    func spawner(_ commands: [ExecCommand], environment: [String: String] = [:], user: String? = nil)
+        -> (CommandSpawner, Collector)
+    {
+        let c = Collector()
+        let s = CommandSpawner(
+            commands: commands, names: commands.indices.map { "b\($0)" }, environment: environment, user: user,
+            log: { line in c.logs.withLock { $0.append(line) } })
+        s.onFinish = { run in
+            c.runs.withLock { $0.append(run) }
+            c.done.signal()
+        }
+        s.start()
+        return (s, c)
+    }
+
+    func testArgvIsPassedAsGivenAndTheEnvironmentIsOnlyTheBoards() throws {
+        // The program (sh) prints its arguments and environment to stderr; spaces and quotes arrive untouched.
+        let script = #"printf '%s|%s|%s|%s|%s' "$0" "$1" "$2" "$FOO" "${HOME-unset}" >&2; exit 3"#
+        let (s, c) = spawner([ExecCommand(argv: ["/bin/sh", "-c", script, "zero", "a b", "\"q\";$x"])],
+            environment: ["FOO": "bar baz"])
+        defer { s.stop() }
+        s.request(0)
+        XCTAssertEqual(c.done.wait(timeout: .now() + 30), .success)
+        let run = try XCTUnwrap(c.runs.withLock { $0.first })
+        XCTAssertEqual(run.stderr, #"zero|a b|"q";$x|bar baz|unset"#)
+        XCTAssertEqual(run.exit, .exited(3))
+        XCTAssertFalse(run.timedOut)
+        XCTAssertTrue(c.logs.withLock { $0.last?.contains("exited with status 3; stderr: zero|a b") ?? false })
+    }
+
+    /// A program still running at its timeout is terminated and reported as timed out.
+    func testTimeoutKillsTheProgram() throws {
+        let (s, c) = spawner([ExecCommand(argv: ["/bin/sleep", "60"], timeoutMilliseconds: 100)])
+        defer { s.stop() }
+        s.request(0)
+        XCTAssertEqual(c.done.wait(timeout: .now() + 30), .success, "the 60 s sleep was not stopped")
+        let run = try XCTUnwrap(c.runs.withLock { $0.first })
+        XCTAssertTrue(run.timedOut)
+        XCTAssertEqual(run.exit, .signalled(SIGTERM))
+    }
+
+    /// At most one instance: a trigger while the program runs is skipped and logged.
+    func testOneInstancePerBinding() throws {
+        let (s, c) = spawner([ExecCommand(argv: ["/bin/sleep", "60"], timeoutMilliseconds: 2000, minimumIntervalMilliseconds: 0)])
+        defer { s.stop() }
+        s.request(0)
+        // Wait until it runs (the spawner logs nothing at start), then trigger again.
+        let deadline = Date().addingTimeInterval(20)
+        while s.runningCount == 0 && Date() < deadline { usleep(10_000) }
+        s.request(0)
+        while !c.logs.withLock({ $0.contains { $0.contains("still running; trigger skipped") } }) && Date() < deadline {
+            usleep(10_000)
+        }
+        XCTAssertTrue(c.logs.withLock { $0.contains { $0.contains("still running; trigger skipped") } })
+        XCTAssertEqual(c.done.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(c.runs.withLock { $0.count }, 1)
+    }
+
+    func testMissingProgramIsReportedNotCrashed() throws {
+        let (s, c) = spawner([ExecCommand(argv: ["/nonexistent/touchwire-program"])])
+        defer { s.stop() }
+        s.request(0)
+        XCTAssertEqual(c.done.wait(timeout: .now() + 30), .success)
+        let run = try XCTUnwrap(c.runs.withLock { $0.first })
+        XCTAssertTrue(run.spawnError != nil || run.exit == .exited(127), "\(run)")
+    }
+
+    func testUserRunsThroughSetpriv() {
+        let s = CommandSpawner(
+            commands: [ExecCommand(argv: ["/usr/local/bin/kiosk-admin", "--show"])], names: ["b"], environment: [:],
+            user: "kiosk", log: { _ in })
+        XCTAssertEqual(
+            s.spawnArguments(0),
+            ["/usr/bin/setpriv", "--reuid=kiosk", "--regid=kiosk", "--init-groups", "--", "/usr/local/bin/kiosk-admin",
+             "--show"])
+    }
+}
