@@ -114,3 +114,42 @@ int tw_evdev_get_keys(int fd, uint8_t *buf, size_t len) {
 int tw_accept_nonblocking(int fd) {
     return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
+
+int tw_uinput_set_bit(int fd, int which, int bit) {
+    unsigned long request;
+    switch (which) {
+    case 0: request = UI_SET_EVBIT; break;
+    case 1: request = UI_SET_KEYBIT; break;
+    case 2: request = UI_SET_ABSBIT; break;
+    default: request = UI_SET_PROPBIT; break;
+    }
+    return ioctl(fd, request, bit);
+}
+
+int tw_uinput_setup(int fd, const char *name, uint16_t vendor, uint16_t product) {
+    struct uinput_setup setup;
+    memset(&setup, 0, sizeof setup);
+    setup.id.bustype = BUS_VIRTUAL;
+    setup.id.vendor = vendor;
+    setup.id.product = product;
+    strncpy(setup.name, name, UINPUT_MAX_NAME_SIZE - 1);
+    return ioctl(fd, UI_DEV_SETUP, &setup);
+}
+
+int tw_uinput_abs_setup(int fd, uint16_t code, int32_t minimum, int32_t maximum, int32_t resolution) {
+    struct uinput_abs_setup abs;
+    memset(&abs, 0, sizeof abs);
+    abs.code = code;
+    abs.absinfo.minimum = minimum;
+    abs.absinfo.maximum = maximum;
+    abs.absinfo.resolution = resolution;
+    return ioctl(fd, UI_ABS_SETUP, &abs);
+}
+
+int tw_uinput_create(int fd, int create) {
+    return ioctl(fd, create ? UI_DEV_CREATE : UI_DEV_DESTROY);
+}
+
+int tw_uinput_sysname(int fd, char *buf, size_t len) {
+    return ioctl(fd, UI_GET_SYSNAME(len), buf);
+}

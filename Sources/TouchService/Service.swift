@@ -84,6 +84,7 @@ public final class Service: @unchecked Sendable {
         output = OutputStage(
             events: events.ring, channels: channels, gpio: lines, recognizerSlots: engine.recognizers.count)
         output.metrics = metrics
+        output.commands = try CommandActuator.make(board, names: names, logger: logger)
         let setup = try ControllerFactory.make(board, start: clock())
         pollIntervalMicroseconds = setup.pollIntervalMicroseconds
         driver = DriverStage(
@@ -103,6 +104,8 @@ public final class Service: @unchecked Sendable {
                 logger.info("\(m.text)")
             }
         }
+        output.commands?.spawner?.start()
+        defer { output.commands?.spawner?.stop() }
         driver.start(at: clock())
         logger.info(
             "touchwire running: board \(board.name), \(engine.recognizers.count) recognizers, outputs: \(output.channels.map(\.name).joined(separator: ", "))"

@@ -163,6 +163,8 @@ struct Validate: ParsableCommand {
                 do throws(ServiceError) {
                     _ = try EngineBuilder.build(board)
                     print("\(file): ok (\(board.regions.count) regions, \(board.recognizers.count) recognizers)")
+                    // Programs are checked on this machine: a warning here, a refusal to start in `run`.
+                    for problem in ExecCheck.problems(board) { _ = fail("warning: \(problem)") }
                 } catch {
                     bad += 1
                     _ = fail("\(error)")

@@ -92,3 +92,54 @@ final class CommandSpawnerTests: XCTestCase {
              "--show"])
     }
 }
+
+/// `run` refuses a board whose exec program is missing; `validate` only warns.
+final class ExecBoardTests: XCTestCase {
+    func board(program: String) throws -> BoardDescription {
+        let text = simulatedBoardText(
+            script: "demo", recognizers: ["tap"],
+            extra: "[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\"\(program)\", \"--show\"]\n")
+        return try BoardLoader.parse(text, file: "e.toml", directory: "/tmp")
+    }
+
+    func testMissingProgramRefusesToStart() throws {
+        let b = try board(program: "/nonexistent/kiosk-admin")
+        XCTAssertEqual(
+            ExecCheck.problems(b), ["e.toml: binding[0] \"tap\".command: /nonexistent/kiosk-admin is missing or not executable"])
+        XCTAssertThrowsError(try Service(board: b, logger: quietLogger, stdout: CollectingSink())) {
+            XCTAssertEqual("\($0)", "e.toml: binding[0] \"tap\".command: /nonexistent/kiosk-admin is missing or not executable")
+        }
+        XCTAssertEqual(ExecCheck.problems(try board(program: "/bin/true")), [])
+        let dir = try makeTemporaryDirectory(self)
+        let plain = dir.appendingPathComponent("plain").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: plain, contents: Data("x".utf8), attributes: [.posixPermissions: 0o644]))
+        XCTAssertEqual(ExecCheck.problems(try board(program: plain)).count, 1, "not executable")
+    }
+
+    /// The tap of a simulated run triggers its exec binding; the program runs on the spawner thread.
+    func testTapRunsTheProgram() throws {
+        let dir = try makeTemporaryDirectory(self)
+        try tapTrace.write(to: dir.appendingPathComponent("tap.jsonl"), atomically: true, encoding: .utf8)
+        let marker = dir.appendingPathComponent("ran").path
+        let text = simulatedBoardText(
+            script: "tap.jsonl", recognizers: ["tap"],
+            extra: "[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\"/usr/bin/touch\", \"\(marker)\"]\n")
+        let b = try BoardLoader.parse(text, file: "e.toml", directory: dir.path)
+        let clock = ManualClock()
+        let service = try Service(board: b, logger: quietLogger, stdout: CollectingSink(), clock: clock.read)
+        let spawner = try XCTUnwrap(service.output.commands?.spawner)
+        let done = DispatchSemaphore(value: 0)
+        spawner.onFinish = { _ in done.signal() }
+        spawner.start()
+        defer { spawner.stop() }
+        XCTAssertTrue(service.driver.start(at: .zero))
+        for ms in stride(from: Int64(0), through: 300, by: 10) {
+            clock.now = .milliseconds(ms)
+            service.driver.poll(at: clock.now)
+            service.recognizer.step(now: clock.now)
+            service.output.drain(clock: clock.read)
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: marker))
+    }
+}

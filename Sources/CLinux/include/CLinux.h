@@ -13,6 +13,7 @@
 #include <i2c/smbus.h>
 #include <gpiod.h>
 #include <linux/input.h>
+#include <linux/uinput.h>
 
 /// Binds the descriptor to a 7-bit slave address (`ioctl(fd, I2C_SLAVE, addr)`).
 int tw_i2c_set_slave(int fd, uint16_t address);
@@ -37,6 +38,18 @@ int tw_pty_name(int fd, char *buf, size_t len);
 
 /// `pipe2(fds, O_CLOEXEC)` (a GNU extension Swift's Glibc module does not export).
 int tw_pipe_cloexec(int fds[2]);
+
+/// uinput (`linux/uinput.h`): creating a virtual input device on /dev/uinput. Each returns the ioctl result.
+/// `UI_SET_EVBIT`, `UI_SET_KEYBIT`, `UI_SET_ABSBIT`, `UI_SET_PROPBIT`: declare an event type, key, axis or property.
+int tw_uinput_set_bit(int fd, int which, int bit);
+/// `UI_DEV_SETUP`: name and ids (bus USB-virtual, vendor/product as given).
+int tw_uinput_setup(int fd, const char *name, uint16_t vendor, uint16_t product);
+/// `UI_ABS_SETUP`: an absolute axis's range (and resolution, units per mm).
+int tw_uinput_abs_setup(int fd, uint16_t code, int32_t minimum, int32_t maximum, int32_t resolution);
+/// `UI_DEV_CREATE` (create = 1) or `UI_DEV_DESTROY` (create = 0).
+int tw_uinput_create(int fd, int create);
+/// `UI_GET_SYSNAME`: the device's name under /sys/devices/virtual/input (e.g. "input7").
+int tw_uinput_sysname(int fd, char *buf, size_t len);
 
 /// `accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)` (a GNU extension Swift's Glibc module does not export).
 int tw_accept_nonblocking(int fd);
