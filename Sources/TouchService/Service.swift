@@ -27,6 +27,8 @@ public final class Service: @unchecked Sendable {
     public let driver: DriverStage
     public let recognizer: RecognizerStage
     public let output: OutputStage
+    /// The virtual touchscreen of `[passthrough]`, nil without one.
+    public let passthroughScreen: PassthroughTouchscreen?
     public let events: EventQueueSink
     public let logger: Logger
     /// Latency histograms, frame rate, ring fill: what `touchwire status` prints.
@@ -75,6 +77,7 @@ public final class Service: @unchecked Sendable {
         events = EventQueueSink(capacity: 1024, wake: outputWake, recognizerSlots: engine.recognizers.count)
         engine.sink = events
         recognizer = RecognizerStage(frames: frames, engine: engine)
+        passthroughScreen = try PassthroughSetup.attach(board, engine: engine, events: events, stage: recognizer)
         recognizer.metrics = metrics
         let names = EngineBuilder.names(of: engine)
         var channels = try OutputFactory.channels(

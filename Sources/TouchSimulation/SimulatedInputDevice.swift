@@ -28,7 +28,8 @@ public final class SimulatedInputDevice: InputEventSource, TouchPresenting, I2CD
     private var trackingIDs: [Int32]
     private var xs: [Int32]
     private var ys: [Int32]
-    private var nextTrackingID: Int32 = 1
+    private var encoder: MultiTouchEncoder
+    private var events: [InputEvent] = []
     /// Records queued so far.
     public private(set) var eventsQueued = 0
 
@@ -40,6 +41,7 @@ public final class SimulatedInputDevice: InputEventSource, TouchPresenting, I2CD
         self.scriptWidth = max(scriptWidth, 1)
         self.scriptHeight = max(scriptHeight, 1)
         let n = geometry.multiTouch ? geometry.slotCount : 1
+        encoder = MultiTouchEncoder(slots: n)
         trackingIDs = [Int32](repeating: -1, count: n)
         xs = [Int32](repeating: 0, count: n)
         ys = [Int32](repeating: 0, count: n)
@@ -64,47 +66,20 @@ public final class SimulatedInputDevice: InputEventSource, TouchPresenting, I2CD
         eventsQueued += 1
     }
 
-    /// Queues the records that take the device from its current contacts to `frame`'s.
-    /// A cancel frame lifts every contact (a real device cannot cancel).
+    /// Queues the records that take the device from its current contacts to `frame`'s
+    /// (`MultiTouchEncoder` for protocol B). A cancel frame lifts every contact (a real device cannot cancel).
     public func present(_ frame: TouchFrame) {
         var changed = false
         if geometry.multiTouch {
-            for slot in 0..<trackingIDs.count {
-                let contact = frame.isCancel || slot > Int(UInt8.max) ? nil : frame.contact(withID: UInt8(slot))
-                var wroteSlot = false
-                func select() {
-                    if !wroteSlot { emit(EvdevCode.EV_ABS, EvdevCode.ABS_MT_SLOT, Int32(slot)) }
-                    wroteSlot = true
-                    changed = true
-                }
-                if let c = contact {
-                    let x = axisValue(c.position.x, scriptWidth, geometry.x)
-                    let y = axisValue(c.position.y, scriptHeight, geometry.y)
-                    if trackingIDs[slot] < 0 {
-                        select()
-                        trackingIDs[slot] = nextTrackingID
-                        nextTrackingID = nextTrackingID == Int32.max ? 1 : nextTrackingID + 1
-                        emit(EvdevCode.EV_ABS, EvdevCode.ABS_MT_TRACKING_ID, trackingIDs[slot])
-                        emit(EvdevCode.EV_ABS, EvdevCode.ABS_MT_POSITION_X, x)
-                        emit(EvdevCode.EV_ABS, EvdevCode.ABS_MT_POSITION_Y, y)
-                    } else {
-                        if x != xs[slot] {
-                            select()
-                            emit(EvdevCode.EV_ABS, EvdevCode.ABS_MT_POSITION_X, x)
-                        }
-                        if y != ys[slot] {
-                            select()
-                            emit(EvdevCode.EV_ABS, EvdevCode.ABS_MT_POSITION_Y, y)
-                        }
-                    }
-                    xs[slot] = x
-                    ys[slot] = y
-                } else if trackingIDs[slot] >= 0 {
-                    select()
-                    trackingIDs[slot] = -1
-                    emit(EvdevCode.EV_ABS, EvdevCode.ABS_MT_TRACKING_ID, -1)
-                }
-            }
+            events.removeAll(keepingCapacity: true)
+            encoder.encode(
+                frame, into: &events, mapX: { [self] in axisValue($0, scriptWidth, geometry.x) },
+                mapY: { [self] in axisValue($0, scriptHeight, geometry.y) })
+            for e in events { emit(e.type, e.code, e.value) }
+            trackingIDs = encoder.currentTrackingIDs
+            xs = encoder.currentXs
+            ys = encoder.currentYs
+            return
         } else {
             let c = frame.isCancel ? nil : (frame.count > 0 ? frame[0] : nil)
             if let c {

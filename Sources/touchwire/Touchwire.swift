@@ -127,6 +127,11 @@ struct Replay: ParsableCommand {
     @Flag(name: .long, help: "Explain on stderr why each recognizer failed, waited or was cancelled.")
     var explain = false
 
+    @Option(
+        name: .long,
+        help: "Write the touches the UI would receive under [passthrough] (S22–S27) to this file, as a trace.")
+    var passthroughTrace: String?
+
     func run() throws {
         let description = try loadBoard(board)
         let parsed: Trace
@@ -144,7 +149,21 @@ struct Replay: ParsableCommand {
         if explain {
             engine.diagnostics = { d in FileHandle.standardError.write(Data("\(d)\n".utf8)) }
         }
-        TouchService.Replay.run(trace: parsed, engine: engine, delivery: delivery, output: StandardOutputSink())
+        guard let passthroughTrace else {
+            TouchService.Replay.run(trace: parsed, engine: engine, delivery: delivery, output: StandardOutputSink())
+            return
+        }
+        let tracker = PassthroughTracker(board: description, engine: engine)
+        var writer = TraceWriter(header: TraceHeader(
+            panelWidth: description.panel.width, panelHeight: description.panel.height, source: "touchwire passthrough"))
+        tracker.onFrame = { writer.append($0) }
+        TouchService.Replay.run(
+            trace: parsed, engine: engine, delivery: delivery, output: StandardOutputSink(), passthrough: tracker)
+        do {
+            try writer.text.write(toFile: passthroughTrace, atomically: true, encoding: .utf8)
+        } catch {
+            throw fail("\(passthroughTrace): \(error)")
+        }
     }
 }
 

@@ -122,6 +122,8 @@ public enum BoardLoader {
         }
         var exec = ExecDescription()
         if let t = r.table("exec", &log) { exec = CommandBindingReader.readExecSection(t, &log) }
+        var passthrough: PassthroughDescription? = nil
+        if let t = r.table("passthrough", &log) { passthrough = CommandBindingReader.readPassthrough(t, &log) }
 
         var realtime = RealTimeDescription()
         if let t = r.table("realtime", &log) { realtime = RealTimeReader.read(t, &log) }
@@ -137,6 +139,7 @@ public enum BoardLoader {
         board.realtime = realtime
         board.commandBindings = commandBindings
         board.exec = exec
+        board.passthrough = passthrough
         return board
     }
 

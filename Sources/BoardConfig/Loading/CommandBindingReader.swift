@@ -137,4 +137,14 @@ enum CommandBindingReader {
         r.finish(&log, owner: "[exec]")
         return d
     }
+
+    /// `[passthrough] name = "…"`, `slots = 10`.
+    static func readPassthrough(_ table: [String: TOMLNode], _ log: inout IssueLog) -> PassthroughDescription {
+        var r = TableReader(table, path: "passthrough")
+        var d = PassthroughDescription()
+        if let n = r.string("name", &log) { d.name = n }
+        d.slots = r.integer("slots", in: 1...10, &log)
+        r.finish(&log, owner: "[passthrough]")
+        return d
+    }
 }

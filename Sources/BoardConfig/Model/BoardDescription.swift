@@ -28,6 +28,8 @@ public struct BoardDescription: Sendable, Equatable {
     public var commandBindings: [CommandBindingDescription] = []
     /// `[exec]`: user and environment of exec bindings' programs.
     public var exec: ExecDescription = ExecDescription()
+    /// `[passthrough]`, nil when absent.
+    public var passthrough: PassthroughDescription?
 
     public init(
         name: String, panel: PanelDescription, controller: ControllerDescription?, simulation: SimulationDescription?,

@@ -51,3 +51,17 @@ public struct ExecDescription: Sendable, Equatable {
         self.environment = environment
     }
 }
+
+/// `[passthrough]`: touchwire owns the panel and hands the touches the UI should see to a virtual
+/// touchscreen (uinput).
+public struct PassthroughDescription: Sendable, Equatable {
+    /// `name`: the virtual touchscreen's device name (default "touchwire touchscreen").
+    public var name: String
+    /// `slots`: multi-touch slots (default: the controller's maximum contacts).
+    public var slots: Int?
+
+    public init(name: String = "touchwire touchscreen", slots: Int? = nil) {
+        self.name = name
+        self.slots = slots
+    }
+}
