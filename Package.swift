@@ -37,7 +37,8 @@ let package = Package(
         /// Controller drivers: pure decoders plus thin I/O over the I2C bus interface.
         .target(name: "TouchDrivers", dependencies: ["TouchCore", "TouchLinux"]),
         /// Register-level controller models behind a simulated I2C bus, driven by traces.
-        .target(name: "TouchSimulation", dependencies: ["TouchCore", "TouchLinux", "TouchDrivers", "TouchTrace"]),
+        .target(
+            name: "TouchSimulation", dependencies: ["TouchCore", "TouchLinux", "TouchDrivers", "TouchTrace"]),
         /// The gesture engine: UIKit's UIGestureRecognizer semantics on an injected clock.
         .target(name: "Gestures", dependencies: ["TouchCore"]),
         /// Event encoders and sinks: stdout JSON lines, UART, the output thread.

@@ -71,7 +71,8 @@ open class EdgePanGestureRecognizer: PanGestureRecognizer {
     open override func touchesBegan(_ touches: TouchSet) {
         if state == .possible && landedEdge == nil, touches.count > 0 {
             guard let frame = region?.frame, let edge = edge(at: touches[0].location, in: frame) else {
-                fail(because: "landed outside the \(edgeBand) px band of the \(edges.names.joined(separator: "/")) edge")
+                fail(
+                    because: "landed outside the \(edgeBand) px band of the \(edges.names.joined(separator: "/")) edge")
                 return
             }
             landedEdge = edge

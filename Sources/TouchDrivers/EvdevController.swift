@@ -99,7 +99,10 @@ public final class EvdevController<Source: InputEventSource>: TouchController {
             // Keep a partial record (never happens with evdev, which reads whole records).
             let rest = filled - consumed
             if rest > 0 && consumed > 0 {
-                buffer.withUnsafeMutableBytes { b in b.copyMemory(from: UnsafeRawBufferPointer(rebasing: b[consumed..<filled])) }
+                let (from, to) = (consumed, filled)
+                buffer.withUnsafeMutableBytes { b in
+                    b.copyMemory(from: UnsafeRawBufferPointer(rebasing: b[from..<to]))
+                }
             }
             filled = rest
             consumed = 0
@@ -130,7 +133,9 @@ public final class EvdevController<Source: InputEventSource>: TouchController {
     public var interruptInput: (any GPIOInput)? { readiness }
 
     fileprivate func waitForInput(timeoutMicroseconds: Int64) -> GPIOEdgeEvent? {
-        if hasBufferedRecords || decoder?.needsResync == true || source.waitReadable(timeoutMicroseconds: timeoutMicroseconds) {
+        if hasBufferedRecords || decoder?.needsResync == true
+            || source.waitReadable(timeoutMicroseconds: timeoutMicroseconds)
+        {
             return GPIOEdgeEvent(rising: true, timestamp: timing.now())
         }
         return nil

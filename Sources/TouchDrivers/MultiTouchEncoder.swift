@@ -43,7 +43,9 @@ public struct MultiTouchEncoder: Sendable {
             let contact = frame.isCancel || slot > Int(UInt8.max) ? nil : frame.contact(withID: UInt8(slot))
             var selected = false
             func select() {
-                if !selected { out.append(InputEvent(type: EvdevCode.EV_ABS, code: EvdevCode.ABS_MT_SLOT, value: Int32(slot))) }
+                if !selected {
+                    out.append(InputEvent(type: EvdevCode.EV_ABS, code: EvdevCode.ABS_MT_SLOT, value: Int32(slot)))
+                }
                 selected = true
             }
             if let c = contact {
@@ -54,7 +56,8 @@ public struct MultiTouchEncoder: Sendable {
                     select()
                     trackingIDs[slot] = nextTrackingID
                     nextTrackingID = nextTrackingID >= 65535 ? 1 : nextTrackingID + 1
-                    out.append(InputEvent(type: EvdevCode.EV_ABS, code: EvdevCode.ABS_MT_TRACKING_ID, value: trackingIDs[slot]))
+                    let id = trackingIDs[slot]
+                    out.append(InputEvent(type: EvdevCode.EV_ABS, code: EvdevCode.ABS_MT_TRACKING_ID, value: id))
                     out.append(InputEvent(type: EvdevCode.EV_ABS, code: EvdevCode.ABS_MT_POSITION_X, value: x))
                     out.append(InputEvent(type: EvdevCode.EV_ABS, code: EvdevCode.ABS_MT_POSITION_Y, value: y))
                 } else {

@@ -79,7 +79,8 @@ public struct EvdevDevice: ~Copyable {
             self.handle = DescriptorHandle(adopting: fd)
         case .failure(let e):
             switch e {
-            case .noSuchFileOrDirectory, .noSuchAddressOrDevice, .operationNotSupportedByDevice: throw .missing(path: path)
+            case .noSuchFileOrDirectory, .noSuchAddressOrDevice, .operationNotSupportedByDevice:
+                throw .missing(path: path)
             case .permissionDenied, .notPermitted: throw .permissionDenied(path: path)
             default: throw .failed(path: path, operation: "open", errno: e.rawValue)
             }
@@ -102,7 +103,8 @@ public struct EvdevDevice: ~Copyable {
         var buffer = [UInt8](repeating: 0, count: 96)
         let fd = handle.rawValue
         let r = buffer.withUnsafeMutableBufferPointer { b in
-            properties ? tw_evdev_get_props(fd, b.baseAddress, b.count) : tw_evdev_get_bits(fd, type, b.baseAddress, b.count)
+            properties
+                ? tw_evdev_get_props(fd, b.baseAddress, b.count) : tw_evdev_get_bits(fd, type, b.baseAddress, b.count)
         }
         guard r >= 0 else {
             throw .failed(path: path, operation: properties ? "EVIOCGPROP" : "EVIOCGBIT", errno: errno)

@@ -83,7 +83,8 @@ public struct UInputDevice: ~Copyable {
         case .success(let d): fd = d
         case .failure(let e):
             switch e {
-            case .noSuchFileOrDirectory, .noSuchAddressOrDevice, .operationNotSupportedByDevice: throw .missing(path: path)
+            case .noSuchFileOrDirectory, .noSuchAddressOrDevice, .operationNotSupportedByDevice:
+                throw .missing(path: path)
             case .permissionDenied, .notPermitted: throw .permissionDenied(path: path)
             default: throw .failed(operation: "open \(path)", errno: e.rawValue)
             }

@@ -68,7 +68,8 @@ public final class CommandActuator {
         var commandNames: [String] = []
         for b in board.commandBindings {
             let isControl = names.recognizers.firstIndex(of: b.recognizer) == nil
-            let index = (isControl ? names.regions.firstIndex(of: b.recognizer) : names.recognizers.firstIndex(of: b.recognizer)) ?? -1
+            let table = isControl ? names.regions : names.recognizers
+            let index = table.firstIndex(of: b.recognizer) ?? -1
             var e = Entry(recognizer: index, isControl: isControl, state: b.state.gestureState, keys: nil, exec: nil)
             switch b.action {
             case .key(_, let c):
@@ -124,7 +125,8 @@ public enum ExecCheck {
         for (i, b) in board.commandBindings.enumerated() {
             guard case .exec(let c) = b.action, let program = c.argv.first else { continue }
             if !ChildProcess.isExecutable(program) {
-                out.append("\(board.location): binding[\(i)] \"\(b.recognizer)\".command: \(program) is missing or not executable")
+                out.append(
+                    "\(board.location): binding[\(i)] \"\(b.recognizer)\".command: \(program) is missing or not executable")
             }
         }
         if let user = board.exec.user, !ChildProcess.userExists(user) {

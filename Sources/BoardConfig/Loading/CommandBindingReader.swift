@@ -73,7 +73,9 @@ enum CommandBindingReader {
     /// `keys = ["KEY_LEFTMETA", "KEY_F5"]`: kernel key names; a wrong one gets a suggestion.
     private static func readKeys(_ r: inout TableReader, _ log: inout IssueLog) -> CommandAction? {
         guard let names = r.stringArray("keys", &log) else {
-            if !r.has("keys") { log.add(r.keyPath("keys"), "missing required key (e.g. keys = [\"KEY_LEFTMETA\", \"KEY_F5\"])") }
+            if !r.has("keys") {
+                log.add(r.keyPath("keys"), "missing required key (e.g. keys = [\"KEY_LEFTMETA\", \"KEY_F5\"])")
+            }
             return nil
         }
         guard !names.isEmpty, names.count <= 8 else {
@@ -106,7 +108,9 @@ enum CommandBindingReader {
         let interval = r.integer("min_interval_ms", in: 0...3_600_000, &log) ?? 1000
         guard let argv else {
             if !r.has("command") {
-                log.add(r.keyPath("command"), "missing required key (e.g. command = [\"/usr/local/bin/kiosk-admin\", \"--show\"])")
+                log.add(
+                    r.keyPath("command"),
+                    "missing required key (e.g. command = [\"/usr/local/bin/kiosk-admin\", \"--show\"])")
             }
             return nil
         }

@@ -25,7 +25,9 @@ enum EdgePanReader {
             if ok {
                 p.edges = set
             } else {
-                log.add(r.keyPath("edges"), "expected a non-empty array of top, left, bottom, right, got \(node.shortDescription)")
+                log.add(
+                    r.keyPath("edges"),
+                    "expected a non-empty array of top, left, bottom, right, got \(node.shortDescription)")
             }
         }
         p.edgeBand = r.number("edge_band", in: 1...RecognizerReader.maxLength, &log) ?? p.edgeBand

@@ -28,7 +28,8 @@ enum EvdevKeys {
             log.add(r.keyPath("device"), "give device or name, not both")
             return nil
         case (nil, nil, nil):
-            log.add(r.keyPath("device"), "missing: chip = \"evdev\" needs device = \"/dev/input/…\" or name = \"…\" "
+            log.add(
+                r.keyPath("device"), "missing: chip = \"evdev\" needs device = \"/dev/input/…\" or name = \"…\" "
                 + "(touchwire probe lists the touchscreens)")
             return nil
         }

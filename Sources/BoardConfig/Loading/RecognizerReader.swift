@@ -23,7 +23,9 @@ enum RecognizerReader {
             isEdgePan = k == EdgePanReader.kindName
             kind = isEdgePan ? .pan : GestureKind(boardName: k)
             if kind == nil {
-                let names = ["tap", "long_press", "pan", "swipe", "pinch", "rotation", "checkmark", EdgePanReader.kindName]
+                let names = [
+                    "tap", "long_press", "pan", "swipe", "pinch", "rotation", "checkmark", EdgePanReader.kindName,
+                ]
                 var message = "unknown kind \"\(k)\"; supported: " + names.joined(separator: ", ")
                 if let s = closestMatch(to: k, in: names) { message += " (did you mean \"\(s)\"?)" }
                 log.add(r.keyPath("kind"), message)

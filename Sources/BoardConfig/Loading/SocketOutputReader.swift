@@ -4,7 +4,8 @@ enum SocketOutputReader {
         var ok = true
         let path = r.string("path", &log) ?? SocketOutputDescription.defaultPath
         if !path.hasPrefix("/") {
-            log.add(r.keyPath("path"), "must be an absolute path such as \"/run/touchwire/events.sock\", got \"\(path)\"")
+            log.add(
+                r.keyPath("path"), "must be an absolute path such as \"/run/touchwire/events.sock\", got \"\(path)\"")
             ok = false
         } else if path.utf8.count >= 108 {
             log.add(r.keyPath("path"), "is longer than a Unix socket path may be (107 bytes)")
@@ -19,7 +20,9 @@ enum SocketOutputReader {
             default: mode = -1
             }
             if !(0...0o777).contains(mode) {
-                log.add(r.keyPath("mode"), "must be permission bits such as \"0660\" or 0o660, got \(node.shortDescription)")
+                log.add(
+                    r.keyPath("mode"),
+                    "must be permission bits such as \"0660\" or 0o660, got \(node.shortDescription)")
                 ok = false
             }
         }
