@@ -41,7 +41,8 @@ let package = Package(
         /// clock is injected (`DriverTiming`), so neither the drivers nor the simulation link Linux code.
         .target(name: "TouchDrivers", dependencies: ["TouchCore"]),
         /// Register-level controller models behind a simulated I2C bus, driven by traces.
-        .target(name: "TouchSimulation", dependencies: ["TouchCore", "TouchDrivers", "TouchTrace"]),
+        .target(
+            name: "TouchSimulation", dependencies: ["TouchCore", "TouchDrivers", "TouchTrace"]),
         /// The gesture engine: UIKit's UIGestureRecognizer semantics on an injected clock.
         ///
         /// Release builds leave out the runtime's dynamic exclusivity checks in this module: they

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <sys/socket.h>
 
 int tw_i2c_set_slave(int fd, uint16_t address) {
     return ioctl(fd, I2C_SLAVE, (unsigned long)address);
@@ -75,3 +76,80 @@ static long long tw_usage_us(int who, long *max_rss_kb) {
 long long tw_thread_cpu_us(void) { return tw_usage_us(RUSAGE_THREAD, NULL); }
 
 long long tw_process_cpu_us(long *max_rss_kb) { return tw_usage_us(RUSAGE_SELF, max_rss_kb); }
+
+int tw_evdev_get_abs(int fd, unsigned int code, struct input_absinfo *info) {
+    return ioctl(fd, EVIOCGABS(code), info);
+}
+
+int tw_evdev_get_name(int fd, char *buf, size_t len) {
+    return ioctl(fd, EVIOCGNAME(len), buf);
+}
+
+int tw_evdev_get_bits(int fd, unsigned int type, uint8_t *buf, size_t len) {
+    return ioctl(fd, EVIOCGBIT(type, len), buf);
+}
+
+int tw_evdev_get_props(int fd, uint8_t *buf, size_t len) {
+    return ioctl(fd, EVIOCGPROP(len), buf);
+}
+
+int tw_evdev_grab(int fd, int grab) {
+    return ioctl(fd, EVIOCGRAB, grab);
+}
+
+int tw_evdev_get_mt_slots(int fd, unsigned int code, int32_t *values, unsigned int count) {
+    /* The kernel's layout: { __u32 code; __s32 values[count]; }. */
+    size_t len = sizeof(int32_t) * ((size_t)count + 1);
+    int32_t req[count + 1];
+    req[0] = (int32_t)code;
+    int r = ioctl(fd, EVIOCGMTSLOTS(len), req);
+    if (r >= 0) memcpy(values, req + 1, sizeof(int32_t) * count);
+    return r;
+}
+
+int tw_evdev_get_keys(int fd, uint8_t *buf, size_t len) {
+    return ioctl(fd, EVIOCGKEY(len), buf);
+}
+
+int tw_accept_nonblocking(int fd) {
+    return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+int tw_uinput_set_bit(int fd, int which, int bit) {
+    unsigned long request;
+    switch (which) {
+    case 0: request = UI_SET_EVBIT; break;
+    case 1: request = UI_SET_KEYBIT; break;
+    case 2: request = UI_SET_ABSBIT; break;
+    default: request = UI_SET_PROPBIT; break;
+    }
+    return ioctl(fd, request, bit);
+}
+
+int tw_uinput_setup(int fd, const char *name, uint16_t vendor, uint16_t product) {
+    struct uinput_setup setup;
+    memset(&setup, 0, sizeof setup);
+    setup.id.bustype = BUS_VIRTUAL;
+    setup.id.vendor = vendor;
+    setup.id.product = product;
+    strncpy(setup.name, name, UINPUT_MAX_NAME_SIZE - 1);
+    return ioctl(fd, UI_DEV_SETUP, &setup);
+}
+
+int tw_uinput_abs_setup(int fd, uint16_t code, int32_t minimum, int32_t maximum, int32_t resolution) {
+    struct uinput_abs_setup abs;
+    memset(&abs, 0, sizeof abs);
+    abs.code = code;
+    abs.absinfo.minimum = minimum;
+    abs.absinfo.maximum = maximum;
+    abs.absinfo.resolution = resolution;
+    return ioctl(fd, UI_ABS_SETUP, &abs);
+}
+
+int tw_uinput_create(int fd, int create) {
+    return ioctl(fd, create ? UI_DEV_CREATE : UI_DEV_DESTROY);
+}
+
+int tw_uinput_sysname(int fd, char *buf, size_t len) {
+    return ioctl(fd, UI_GET_SYSNAME(len), buf);
+}

@@ -91,12 +91,17 @@ public enum ControllerFactory {
                 interruptLine: interrupt, start: start)
             wire(world, model: model, interrupt: interrupt, reset: reset)
             let lines = ControllerLines(provider: gpio, interrupt: interrupt, reset: reset)
-            let driver = makeDriver(c, bus: bus, lines: lines, timing: world.timing, rawW: rawW, rawH: rawH)
+            let driver = EvdevSetup.simulatedDriver(model, timing: world.timing, rawW: rawW, rawH: rawH)
+                ?? makeDriver(c, bus: bus, lines: lines, timing: world.timing, rawW: rawW, rawH: rawH)
             let period = Int64(1_000_000 / max(1, sim.reportRateHz))
             return ControllerSetup(
                 controller: SimulatedController(driver: driver, world: world, clock: clock, sleep: sleep),
                 simulation: world, transform: transform, protection: protection,
                 schedule: AdaptivePollSchedule(configuredMicroseconds: period), pollIntervalMicroseconds: period)
+        case .input(let selector):
+            return try EvdevSetup.make(
+                board, selector: selector, grab: c.grab, transform: transform, protection: protection, rawW: rawW,
+                rawH: rawH, pollIntervalMilliseconds: c.pollIntervalMilliseconds)
         case .device(let path):
             let bus: LinuxI2CBus
             do throws(I2CError) {
@@ -133,6 +138,8 @@ public enum ControllerFactory {
         case .cst816s:
             let config = CST816Driver<Bus>.Configuration(address: c.address, panelWidth: rawW, panelHeight: rawH)
             return CST816Driver(bus: bus, configuration: config, lines: lines, timing: timing)
+        case .evdev:
+            return EvdevSetup.misrouted(rawW: rawW, rawH: rawH)
         }
     }
 
@@ -141,6 +148,7 @@ public enum ControllerFactory {
         case .ft6x36, .ft5x06: return FT6x36Model(address: c.address)
         case .gt911: return GT911Model(address: c.address, width: width, height: height)
         case .cst816s: return CST816Model(address: c.address)
+        case .evdev: return SimulatedInputDevice(scriptWidth: width, scriptHeight: height)
         }
     }
 

@@ -78,6 +78,9 @@ public enum EngineBuilder {
             return RotationGestureRecognizer(name: d.name)
         case .checkmark:
             return CheckmarkGestureRecognizer(name: d.name, minimumLeg: 12 * ppp)
+        case .edgePan(let p):
+            return EdgePanGestureRecognizer(
+                name: d.name, edges: p.edges, edgeBand: p.edgeBand * ppp, minimumDistance: p.minDistance * ppp)
         }
     }
 

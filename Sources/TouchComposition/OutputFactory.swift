@@ -46,6 +46,8 @@ enum OutputFactory {
                 case .binary: encoding = .binary(BinaryFrameEncoder(names: names))
                 }
                 channels.append(OutputChannel(name: "uart \(u.device)", encoding: encoding, sink: sink))
+            case .socket(let description):
+                channels.append(try SocketOutputSetup.channel(board, description, names: names, logger: logger))
             }
         }
         return channels

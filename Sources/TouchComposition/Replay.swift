@@ -13,11 +13,24 @@ import TouchService
 public enum Replay {
     /// Replays `trace` through `engine`, writing event lines (and with `delivery`, region
     /// deliveries) to `output`.
-    public static func run(trace: Trace, engine: GestureEngine, delivery: Bool, output: any LineSink) {
+    ///
+    /// With `passthrough`, the frames the UI would receive under `[passthrough]` (S22–S27 mapped
+    /// onto a touchscreen, `PassthroughTracker`) are handed to `passthrough.onFrame` as they happen.
+    public static func run(
+        trace: Trace, engine: GestureEngine, delivery: Bool, output: any LineSink,
+        passthrough: PassthroughTracker? = nil
+    ) {
         let sink = EncodingSink(names: EngineBuilder.names(of: engine), delivery: delivery, output: output)
-        engine.sink = sink
-        for frame in trace.frames { engine.process(frame) }
+        // The engine holds its sink weakly: `wrapper` keeps the passthrough sink alive for the run.
+        let wrapper = passthrough.map { PassthroughSink(inner: sink, tracker: $0) }
+        engine.sink = wrapper ?? sink
+        defer { withExtendedLifetime(wrapper) {} }
+        for frame in trace.frames {
+            engine.process(frame)
+            passthrough?.flush()
+        }
         engine.drainTimers()
+        passthrough?.flush()
         output.flush()
         engine.sink = nil
     }
@@ -29,22 +42,28 @@ public enum Replay {
     /// frames before a bad line have been written when the error is thrown. Returns the frames replayed.
     @discardableResult
     public static func run(
-        path: String, engine: GestureEngine, delivery: Bool, output: any LineSink, validateFirst: Bool = true
+        path: String, engine: GestureEngine, delivery: Bool, output: any LineSink, validateFirst: Bool = true,
+        passthrough: PassthroughTracker? = nil
     ) throws(TraceError) -> Int {
         if validateFirst { _ = try TraceFileReader.validate(path: path) }
         let reader = try TraceFileReader(path: path)
         let sink = EncodingSink(names: EngineBuilder.names(of: engine), delivery: delivery, output: output)
-        engine.sink = sink
+        // The engine holds its sink weakly: `wrapper` keeps the passthrough sink alive for the run.
+        let wrapper = passthrough.map { PassthroughSink(inner: sink, tracker: $0) }
+        engine.sink = wrapper ?? sink
         defer {
             output.flush()
             engine.sink = nil
+            withExtendedLifetime(wrapper) {}
         }
         var frames = 0
         while let frame = try reader.next() {
             engine.process(frame)
+            passthrough?.flush()
             frames += 1
         }
         engine.drainTimers()
+        passthrough?.flush()
         return frames
     }
 }

@@ -22,10 +22,20 @@ extension Service {
         let names = EngineBuilder.names(of: engine)
         let channels = try OutputFactory.channels(board, names: names, stdout: stdout, logger: logger, clock: clock)
         let lines = try OutputFactory.gpio(board, names: names, provider: gpio, logger: logger)
+        let commands: CommandActuator?
+        do throws(PipelineSetupError) {
+            commands = try CommandActuator.make(board, names: names, logger: logger)
+        } catch {
+            throw .pipeline(error)
+        }
         let setup = try ControllerFactory.make(board, start: clock(), clock: clock)
-        self.init(
-            board: board, logger: logger, settings: settings, engine: engine, channels: channels + extraOutputs,
-            lines: lines, controller: setup.controller, transform: setup.transform, protection: setup.protection,
-            schedule: setup.schedule, clock: clock)
+        do throws(PipelineSetupError) {
+            try self.init(
+                board: board, logger: logger, settings: settings, engine: engine, channels: channels + extraOutputs,
+                lines: lines, controller: setup.controller, transform: setup.transform, protection: setup.protection,
+                schedule: setup.schedule, commands: commands, clock: clock)
+        } catch {
+            throw .pipeline(error)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import TouchService
 import Gestures
 import TouchCore
 import TouchLinux
@@ -31,6 +32,11 @@ public enum ServiceError: Error, CustomStringConvertible {
     case file(path: String, purpose: String, reason: String)
     /// A command-line value outside what the command accepts.
     case argument(option: String, value: String, expected: String)
+    /// A device the board names could not be opened or is not what the key says (an input
+    /// device that is not a touchscreen, a socket path that cannot be bound).
+    case device(board: String, what: String, reason: String)
+    /// The pipeline could not open what it assembles itself (passthrough, virtual keyboard, exec).
+    case pipeline(PipelineSetupError)
 
     public var description: String {
         switch self {
@@ -57,6 +63,10 @@ public enum ServiceError: Error, CustomStringConvertible {
             "\(error)"
         case .file(let path, let purpose, let reason):
             "cannot open \(path) (\(purpose)): \(reason)"
+        case .device(let board, let what, let reason):
+            "\(board): \(what): \(reason)"
+        case .pipeline(let error):
+            "\(error)"
         case .argument(let option, let value, let expected):
             "\(option) must be \(expected), got \(value)"
         }

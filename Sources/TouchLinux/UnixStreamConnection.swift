@@ -7,7 +7,7 @@ import SystemPackage
 #endif
 
 /// Why a Unix stream socket could not be used.
-public enum UnixSocketError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum UnixConnectionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Nothing listens at the path (ENOENT, ECONNREFUSED): the service is not running with a socket output.
     case notListening(path: String, errno: Errno)
     /// The path is longer than `sockaddr_un.sun_path` allows (107 bytes).
@@ -34,7 +34,7 @@ public struct UnixStreamConnection: ~Copyable, Sendable {
     /// Connects to the listening socket at `path`.
     ///
     /// The corresponding C functions are `socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC)` and `connect`.
-    public init(connectingTo path: String) throws(UnixSocketError) {
+    public init(connectingTo path: String) throws(UnixConnectionError) {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -71,7 +71,7 @@ public struct UnixStreamConnection: ~Copyable, Sendable {
     /// `buffer.count`). Returns 0 on timeout; nil once the peer has closed the stream.
     ///
     /// The corresponding C functions are `poll` and `read`.
-    public func read(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int) throws(UnixSocketError)
+    public func read(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int) throws(UnixConnectionError)
         -> Int?
     {
         let revents: Int16

@@ -47,6 +47,8 @@ public final class OutputStage {
     public let channels: [OutputChannel]
     /// The GPIO bindings, if the board has any.
     public let gpio: GPIOActuator?
+    /// Key and exec bindings (nil when the board has none).
+    public var commands: CommandActuator?
     private let backlogs: [EventBacklog]
     private var sequences: [UInt16]
     private var buffer: [UInt8] = []
@@ -82,6 +84,7 @@ public final class OutputStage {
         var n = 0
         while let event = events.tryPop() {
             gpio?.handle(event, at: clock())
+            commands?.handle(event)
             for b in backlogs { b.push(event) }
             pump(clock)
             let issued = clock()

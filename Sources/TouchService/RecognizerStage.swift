@@ -14,6 +14,8 @@ public final class RecognizerStage {
     public private(set) var framesProcessed = 0
     /// When set, each frame's read → recognized latency is sampled (one clock read, one ring push).
     public var metrics: PipelineMetrics?
+    /// With `[passthrough]`: sends the UI its touches after each frame and timer pass.
+    public var passthrough: PassthroughTracker?
 
     public init(frames: FrameQueue, engine: GestureEngine) {
         self.frames = frames
@@ -26,10 +28,12 @@ public final class RecognizerStage {
         var handled = 0
         while let frame = frames.poll() {
             engine.process(frame)
+            passthrough?.flush()
             metrics?.frameRecognized(readAt: frame.timestamp)
             handled += 1
         }
         engine.advance(to: now)
+        passthrough?.flush()
         framesProcessed += handled
         return handled
     }

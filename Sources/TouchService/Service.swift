@@ -27,6 +27,8 @@ public final class Service: @unchecked Sendable {
     public let driver: DriverStage
     public let recognizer: RecognizerStage
     public let output: OutputStage
+    /// The virtual touchscreen of `[passthrough]`, nil without one.
+    public let passthroughScreen: PassthroughTouchscreen?
     public let events: EventQueueSink
     public let logger: Logger
     /// Latency histograms, frame rate, ring fill: what `touchwire status` prints.
@@ -58,8 +60,8 @@ public final class Service: @unchecked Sendable {
         board: BoardDescription, logger: Logger, settings: ServiceSettings, engine: GestureEngine,
         channels: [OutputChannel], lines: GPIOActuator?, controller: any TouchController,
         transform: PanelTransform?, protection: TouchProtection, schedule: AdaptivePollSchedule,
-        clock: @escaping @Sendable () -> Instant
-    ) {
+        commands: CommandActuator? = nil, clock: @escaping @Sendable () -> Instant
+    ) throws(PipelineSetupError) {
         self.board = board
         self.logger = logger
         self.clock = clock
@@ -74,10 +76,12 @@ public final class Service: @unchecked Sendable {
         events = EventQueueSink(capacity: 1024, wake: outputWake, recognizerSlots: engine.recognizers.count)
         engine.sink = events
         recognizer = RecognizerStage(frames: frames, engine: engine)
+        passthroughScreen = try PassthroughSetup.attach(board, engine: engine, events: events, stage: recognizer)
         recognizer.metrics = metrics
         output = OutputStage(
             events: events.ring, channels: channels, gpio: lines, recognizerSlots: engine.recognizers.count)
         output.metrics = metrics
+        output.commands = commands
         driver = DriverStage(
             controller: controller, frames: frames, transform: transform, protection: protection,
             schedule: schedule, log: { [logger] message in logger.notice("\(message)") })
@@ -94,6 +98,8 @@ public final class Service: @unchecked Sendable {
                 logger.info("\(m.text)")
             }
         }
+        output.commands?.spawner?.start()
+        defer { output.commands?.spawner?.stop() }
         driver.start(at: clock())
         logger.info(
             "touchwire running: board \(board.name), \(engine.recognizers.count) recognizers, outputs: \(output.channels.map(\.name).joined(separator: ", "))"

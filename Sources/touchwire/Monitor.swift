@@ -71,7 +71,7 @@ struct Monitor: ParsableCommand {
 
         if !virtualClock {
             let path = socket ?? Monitor.defaultSocket
-            do throws(UnixSocketError) {
+            do throws(UnixConnectionError) {
                 let connection = try UnixStreamConnection(connectingTo: path)
                 try watchSocket(connection, board: description, panel: panel, stop: stop)
                 return
@@ -93,7 +93,7 @@ struct Monitor: ParsableCommand {
     func watchSocket(
         _ connection: borrowing UnixStreamConnection, board: BoardDescription, panel: TerminalPanel,
         stop: borrowing Atomic<Bool>
-    ) throws(UnixSocketError) {
+    ) throws(UnixConnectionError) {
         var recent: [MonitorEvent] = []
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -103,9 +103,9 @@ struct Monitor: ParsableCommand {
         var refreshAt = MonotonicClock.now()
         var closed = false
         while !stop.load(ordering: .relaxed) && !closed {
-            var failure: UnixSocketError?
+            var failure: UnixConnectionError?
             let n = buffer.withUnsafeMutableBytes { raw -> Int? in
-                do throws(UnixSocketError) {
+                do throws(UnixConnectionError) {
                     return try connection.read(into: raw, timeoutMilliseconds: refreshMs / 2)
                 } catch {
                     failure = error

@@ -7,9 +7,10 @@ import TouchService
 import TouchComposition
 import TouchSimulation
 
-/// `touchwire probe`: looks for the three controller families on every I2C bus (or on a
-/// simulated bus holding one of each) and prints bus, address, chip, firmware and resolution;
-/// says when a kernel driver owns the device and how to release it.
+/// `touchwire probe`: lists the input devices that are touchscreens (`chip = "evdev"`), then looks
+/// for the three controller families on every I2C bus (or on a simulated bus holding one of each)
+/// and prints bus, address, chip, firmware and resolution; says when a kernel driver owns the
+/// device and how to release it.
 struct Probe: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Scan I2C buses for FT5x06/FT6x36, GT911 and CST816 touch controllers and identify them.")
@@ -31,6 +32,9 @@ struct Probe: ParsableCommand {
             """)
     var board: String?
 
+    @Flag(name: .long, help: "Only list the Linux input devices that are touchscreens (for chip = \"evdev\").")
+    var input = false
+
     func run() throws {
         if sim, let bus {
             throw fail("--sim probes the simulated bus and --bus \(bus) a real one: give one of them", code: 2)
@@ -42,6 +46,13 @@ struct Probe: ParsableCommand {
             try probeBoard(board)
             return
         }
+        if input {
+            let lines = InputProbe.touchscreenLines()
+            if lines.isEmpty { print("no touchscreen input devices found (/dev/input/event*)") }
+            for l in lines { print(l) }
+            if lines.isEmpty { throw ExitCode(1) }
+            return
+        }
         if sim {
             let bus = SimulatedI2CBus()
             if !simMissing.contains("ft6x36") { bus.attach(FT6x36Model()) }
@@ -51,10 +62,14 @@ struct Probe: ParsableCommand {
             if found == 0 { throw ExitCode(1) }
             return
         }
+        // Touchscreens the kernel already drives (chip = "evdev") come first; then the I2C scan.
+        let touchscreens = bus == nil ? InputProbe.touchscreenLines() : []
+        for l in touchscreens { print(l) }
         let paths = bus.map { [$0] } ?? LinuxI2CBus.busPaths()
         if paths.isEmpty {
             print("no I2C buses found (/dev/i2c-*): enable I2C (raspi-config, dtparam=i2c_arm=on)")
-            throw ExitCode(1)
+            if touchscreens.isEmpty { throw ExitCode(1) }
+            return
         }
         var found = 0
         for path in paths {
@@ -67,7 +82,7 @@ struct Probe: ParsableCommand {
             }
             found += ProbeScan.scan(linuxBus, name: path, busNumber: KernelDriverBinding.busNumber(path: path))
         }
-        if found == 0 { throw ExitCode(1) }
+        if found == 0 && touchscreens.isEmpty { throw ExitCode(1) }
     }
 }
 
@@ -83,6 +98,18 @@ extension Probe {
             setup = try ControllerFactory.make(description, start: MonotonicClock.now())
         } catch {
             throw fail("\(error)")
+        }
+        if c.chip == .evdev {
+            let where_ = if case .input(let selector) = c.bus { "\(selector)" } else { "sim" }
+            do throws(I2CError) {
+                try setup.controller.start()
+                let id = setup.controller.identity
+                print("\(where_): \(id?.chipName ?? "evdev")" + (id?.note.map { " (\($0))" } ?? ""))
+            } catch {
+                print("\(where_): \(error)")
+                throw ExitCode(1)
+            }
+            return
         }
         var devicePath: String? = nil
         if case .device(let p) = c.bus { devicePath = p }

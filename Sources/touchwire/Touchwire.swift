@@ -132,6 +132,11 @@ struct Replay: ParsableCommand {
     @Flag(name: .long, help: "Explain on stderr why each recognizer failed, waited or was cancelled.")
     var explain = false
 
+    @Option(
+        name: .long,
+        help: "Write the touches the UI would receive under [passthrough] (S22–S27) to this file, as a trace.")
+    var passthroughTrace: String?
+
     func run() throws {
         let description = try loadBoard(board)
         let traceSize: TraceHeader
@@ -161,10 +166,28 @@ struct Replay: ParsableCommand {
         // Streamed: the trace is checked whole first (a bad trace prints its error and no
         // events), then read again frame by frame with the events written in blocks.
         let output = BlockBufferedSink(StandardOutputSink())
+        guard let passthroughTrace else {
+            do throws(TraceError) {
+                try TouchComposition.Replay.run(path: trace, engine: engine, delivery: delivery, output: output)
+            } catch {
+                throw fail("\(error)")
+            }
+            return
+        }
+        let tracker = PassthroughTracker(board: description, engine: engine)
+        var writer = TraceWriter(header: TraceHeader(
+            panelWidth: description.panel.width, panelHeight: description.panel.height, source: "touchwire passthrough"))
+        tracker.onFrame = { writer.append($0) }
         do throws(TraceError) {
-            try TouchComposition.Replay.run(path: trace, engine: engine, delivery: delivery, output: output)
+            try TouchComposition.Replay.run(
+                path: trace, engine: engine, delivery: delivery, output: output, passthrough: tracker)
         } catch {
             throw fail("\(error)")
+        }
+        do {
+            try writer.text.write(toFile: passthroughTrace, atomically: true, encoding: .utf8)
+        } catch {
+            throw fail("\(passthroughTrace): \(error)")
         }
     }
 }
@@ -186,6 +209,8 @@ struct Validate: ParsableCommand {
                     let regions = counted(board.regions.count, "region")
                     let recognizers = counted(board.recognizers.count, "recognizer")
                     print("\(file): ok (\(regions), \(recognizers))")
+                    // Programs are checked on this machine: a warning here, a refusal to start in `run`.
+                    for problem in ExecCheck.problems(board) { _ = fail("warning: \(problem)") }
                 } catch {
                     bad += 1
                     _ = fail("\(error)")

@@ -20,7 +20,7 @@ final class HardwareKeyTests: XCTestCase {
 
         XCTAssertEqual(ControllerChip.gt911.defaultAddress, I2CAddress(0x5D))
         XCTAssertEqual(ControllerChip.cst816s.defaultAddress, I2CAddress(0x15))
-        XCTAssertEqual(ControllerChip.allCases.map(\.maxContacts), [2, 5, 5, 1])
+        XCTAssertEqual(ControllerChip.allCases.map(\.maxContacts), [2, 5, 5, 1, 10])
     }
 
     func testControllerKeys() throws {

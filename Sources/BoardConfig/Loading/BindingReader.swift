@@ -92,7 +92,7 @@ enum BindingReader {
         case "hold"?: action = .hold
         case "toggle"?: action = .toggle
         case let other?:
-            log.add(r.keyPath("action"), "unknown action \"\(other)\"; supported: pulse, hold, toggle")
+            log.add(r.keyPath("action"), "unknown action \"\(other)\"; supported: pulse, hold, toggle, key, exec")
             ok = false
         case nil: ok = false
         }

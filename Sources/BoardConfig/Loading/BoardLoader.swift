@@ -113,9 +113,17 @@ public enum BoardLoader {
         }
 
         var bindings: [BindingDescription] = []
+        var commandBindings: [CommandBindingDescription] = []
         if let items = r.tableArray("binding", &log) {
-            bindings = BindingReader.read(items, targets: bindingTargets(recognizers, regions, controller), &log)
+            let targets = bindingTargets(recognizers, regions, controller)
+            let (gpio, commands) = CommandBindingReader.split(items)
+            bindings = BindingReader.read(gpio, targets: targets, &log)
+            commandBindings = CommandBindingReader.read(commands, targets: targets, &log)
         }
+        var exec = ExecDescription()
+        if let t = r.table("exec", &log) { exec = CommandBindingReader.readExecSection(t, &log) }
+        var passthrough: PassthroughDescription? = nil
+        if let t = r.table("passthrough", &log) { passthrough = CommandBindingReader.readPassthrough(t, &log) }
 
         var realtime = RealTimeDescription()
         if let t = r.table("realtime", &log) { realtime = RealTimeReader.read(t, &log) }
@@ -129,6 +137,9 @@ public enum BoardLoader {
             regions: regions.map(\.value), recognizers: recognizers.map(\.value), outputs: outputs,
             bindings: bindings)
         board.realtime = realtime
+        board.commandBindings = commandBindings
+        board.exec = exec
+        board.passthrough = passthrough
         return board
     }
 

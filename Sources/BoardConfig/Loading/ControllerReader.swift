@@ -15,7 +15,11 @@ enum ControllerReader {
             }
         }
         var bus: ControllerBus? = nil
-        if let b = r.string("bus", required: true, &log) {
+        var grab = false
+        if chip == .evdev {
+            bus = EvdevKeys.read(&r, &log)
+            grab = r.bool("grab", &log) ?? false
+        } else if let b = r.string("bus", required: true, &log) {
             if b == "sim" {
                 bus = .simulated
             } else if b.hasPrefix("/") {
@@ -48,7 +52,8 @@ enum ControllerReader {
         let invertX = r.bool("invert_x", &log) ?? false
         let invertY = r.bool("invert_y", &log) ?? false
         let calibration = readCalibration(&r, &log)
-        let releaseTimeout = r.integer("release_timeout_ms", in: 0...60_000, &log) ?? 10_000
+        // evdev: the kernel reports lifts itself and a still finger sends nothing, so no watchdog by default.
+        let releaseTimeout = r.integer("release_timeout_ms", in: 0...60_000, &log) ?? (chip == .evdev ? 0 : 10_000)
         if releaseTimeout > 0 && releaseTimeout < 100 {
             log.add(r.keyPath("release_timeout_ms"), "must be 0 (off) or at least 100, got \(releaseTimeout)")
         }
@@ -59,11 +64,13 @@ enum ControllerReader {
         }
         r.finish(&log, owner: "[controller]")
         guard let chip, let bus else { return nil }
-        return ControllerDescription(
+        var description = ControllerDescription(
             chip: chip, bus: bus, address: address.map { I2CAddress(UInt16($0)) }, interrupt: interrupt, reset: reset,
             pollIntervalMilliseconds: poll, rotation: rotation, swapXY: swapXY, invertX: invertX, invertY: invertY,
             calibration: calibration, releaseTimeoutMilliseconds: releaseTimeout, minContactMilliseconds: minContact,
             reportRate: reportRate)
+        description.grab = grab
+        return description
     }
 
     /// `calibration = [a0, a1, a2, a3, a4, a5, a6]`: tslib's pointercal numbers, a6 ≠ 0.

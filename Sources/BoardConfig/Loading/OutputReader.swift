@@ -31,8 +31,16 @@ enum OutputReader {
                     devices[uart.device] = index
                     outputs.append(.uart(uart))
                 }
+            case "socket":
+                guard let socket = SocketOutputReader.read(&r, &log) else { continue }
+                if let first = devices[socket.path] {
+                    log.add(r.keyPath("path"), "duplicate output: output[\(first)] already writes to \(socket.path)")
+                } else {
+                    devices[socket.path] = index
+                    outputs.append(.socket(socket))
+                }
             default:
-                log.add(r.keyPath("type"), "unknown output type \"\(type)\"; supported: stdout, uart")
+                log.add(r.keyPath("type"), "unknown output type \"\(type)\"; supported: stdout, uart, socket")
                 for key in uartKeys { r.allow(key) }
                 r.finish(&log)
             }

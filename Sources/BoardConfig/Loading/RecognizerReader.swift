@@ -18,10 +18,14 @@ enum RecognizerReader {
         let name = r.string("name", required: true, &log)
         r.path = itemPath("recognizer", index, name: name)
         var kind: GestureKind? = nil
+        var isEdgePan = false
         if let k = r.string("kind", required: true, &log) {
-            kind = GestureKind(boardName: k)
+            isEdgePan = k == EdgePanReader.kindName
+            kind = isEdgePan ? .pan : GestureKind(boardName: k)
             if kind == nil {
-                let names = ["tap", "long_press", "pan", "swipe", "pinch", "rotation", "checkmark"]
+                let names = [
+                    "tap", "long_press", "pan", "swipe", "pinch", "rotation", "checkmark", EdgePanReader.kindName,
+                ]
                 var message = "unknown kind \"\(k)\"; supported: " + names.joined(separator: ", ")
                 if let s = closestMatch(to: k, in: names) { message += " (did you mean \"\(s)\"?)" }
                 log.add(r.keyPath("kind"), message)
@@ -39,12 +43,12 @@ enum RecognizerReader {
             r.allow(
                 "taps", "touches", "max_movement", "max_interval_ms", "max_tap_distance", "min_duration_ms",
                 "allowable_movement", "min_touches", "max_touches", "min_distance", "direction", "min_velocity",
-                "max_duration_ms")
+                "max_duration_ms", "edges", "edge_band")
             r.finish(&log, owner: "a recognizer")
             return nil
         }
-        let parameters = readParameters(kind, &r, &log)
-        r.finish(&log, owner: "a \(kind) recognizer")
+        let parameters = isEdgePan ? EdgePanReader.read(&r, &log) : readParameters(kind, &r, &log)
+        r.finish(&log, owner: isEdgePan ? "an edge_pan recognizer" : "a \(kind) recognizer")
         guard let name, let region, let parameters else { return nil }
         let recognizer = RecognizerDescription(
             name: name, parameters: parameters, region: region, enabled: enabled, cancelsTouches: cancels,

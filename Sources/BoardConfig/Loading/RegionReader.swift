@@ -16,11 +16,13 @@ enum RegionReader {
         let parent = r.string("parent", &log)
         let control = r.bool("control", &log) ?? false
         let multipleTouch = r.bool("multiple_touch", &log) ?? false
+        let passthrough = r.bool("passthrough", &log) ?? true
         r.finish(&log, owner: "a region")
         guard let name, let frame else { return nil }
         if r.has("parent") && parent == nil { return nil }
-        let region = RegionDescription(
+        var region = RegionDescription(
             name: name, frame: frame, parent: parent, control: control, multipleTouch: multipleTouch)
+        region.passthrough = passthrough
         return Located(value: region, path: r.path)
     }
 

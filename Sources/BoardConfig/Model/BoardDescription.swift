@@ -24,6 +24,12 @@ public struct BoardDescription: Sendable, Equatable {
     public var bindings: [BindingDescription]
     /// `[realtime]`: thread scheduling, memory locking, CPU affinity (defaults: none requested).
     public var realtime: RealTimeDescription = RealTimeDescription()
+    /// `[[binding]]`s with `action = "key"` or `"exec"`, in file order (empty when none).
+    public var commandBindings: [CommandBindingDescription] = []
+    /// `[exec]`: user and environment of exec bindings' programs.
+    public var exec: ExecDescription = ExecDescription()
+    /// `[passthrough]`, nil when absent.
+    public var passthrough: PassthroughDescription?
 
     public init(
         name: String, panel: PanelDescription, controller: ControllerDescription?, simulation: SimulationDescription?,

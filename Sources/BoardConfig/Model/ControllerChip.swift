@@ -10,6 +10,9 @@ public enum ControllerChip: String, Sendable, Equatable, CaseIterable, CustomStr
     case gt911
     /// Hynitron CST816S: 1 contact; sleeps off the bus after ~2 s idle.
     case cst816s
+    /// A Linux input device (`/dev/input/eventN`) read through evdev: the kernel's driver keeps the
+    /// panel (`device = "…"` or `name = "…"` instead of `bus`). Up to 10 contacts.
+    case evdev
 
     /// The 7-bit address used when a board file gives none.
     public var defaultAddress: I2CAddress {
@@ -17,6 +20,7 @@ public enum ControllerChip: String, Sendable, Equatable, CaseIterable, CustomStr
         case .ft6x36, .ft5x06: I2CAddress(0x38)
         case .gt911: I2CAddress(0x5D)
         case .cst816s: I2CAddress(0x15)
+        case .evdev: I2CAddress(0)
         }
     }
 
@@ -35,6 +39,7 @@ public enum ControllerChip: String, Sendable, Equatable, CaseIterable, CustomStr
         case .ft5x06: 5
         case .gt911: 5
         case .cst816s: 1
+        case .evdev: 10
         }
     }
 

@@ -6,6 +6,23 @@ public enum ControllerBus: Sendable, Equatable, Hashable {
     case simulated
     /// `bus = "/dev/i2c-1"`: a Linux I2C adapter.
     case device(String)
+    /// `chip = "evdev"`: a Linux input device, by node or by name.
+    case input(InputDeviceSelector)
+}
+
+/// How a board names its input device (`chip = "evdev"`).
+public enum InputDeviceSelector: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// `device = "/dev/input/event3"` (or a `/dev/input/by-path`, `by-id` link).
+    case path(String)
+    /// `name = "…"`: the device whose name (`EVIOCGNAME`) is this, or the only one containing it.
+    case name(String)
+
+    public var description: String {
+        switch self {
+        case .path(let p): p
+        case .name(let n): "the input device named \"\(n)\""
+        }
+    }
 }
 
 /// A quarter-turn rotation of the panel's coordinates, clockwise, in degrees.
@@ -47,6 +64,9 @@ public struct ControllerDescription: Sendable, Equatable {
     public var minContactMilliseconds: Int
     /// FocalTech PERIOD_ACTIVE (0x88) value to write (`report_rate`, 1…255); nil leaves the chip's.
     public var reportRate: Int?
+    /// `grab = true` (evdev only): take the input device exclusively (`EVIOCGRAB`), so the UI no
+    /// longer receives its touches. Default false: passive, the UI keeps every touch.
+    public var grab: Bool = false
 
     public init(
         chip: ControllerChip, bus: ControllerBus, address: I2CAddress? = nil, interrupt: GPIOLineDescription? = nil,

@@ -4,6 +4,26 @@ public enum OutputDescription: Sendable, Equatable {
     case stdout
     /// `type = "uart"`: a serial port.
     case uart(UARTDescription)
+    /// `type = "socket"`: a Unix stream socket; every client gets the stdout JSON lines.
+    case socket(SocketOutputDescription)
+}
+
+/// A Unix stream socket sink (`[[output]] type = "socket"`).
+public struct SocketOutputDescription: Sendable, Equatable {
+    /// Absolute path of the socket (default `/run/touchwire/events.sock`).
+    public var path: String
+    /// Permission bits of the socket file (`mode = "0660"`, default 0o660): who may connect.
+    public var mode: Int
+    /// Group owning the socket file (`group = "kiosk"`); nil keeps the service's group.
+    public var group: String?
+
+    public static let defaultPath = "/run/touchwire/events.sock"
+
+    public init(path: String = SocketOutputDescription.defaultPath, mode: Int = 0o660, group: String? = nil) {
+        self.path = path
+        self.mode = mode
+        self.group = group
+    }
 }
 
 /// How events are written to a UART.

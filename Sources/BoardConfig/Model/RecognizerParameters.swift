@@ -73,6 +73,8 @@ public enum RecognizerParameters: Sendable, Equatable {
     case rotation
     /// One touch, down-stroke then up-stroke; no keys.
     case checkmark
+    /// `kind = "edge_pan"` (UIScreenEdgePanGestureRecognizer); its events are pan events.
+    case edgePan(EdgePanParameters)
 
     public var kind: GestureKind {
         switch self {
@@ -83,6 +85,7 @@ public enum RecognizerParameters: Sendable, Equatable {
         case .pinch: .pinch
         case .rotation: .rotation
         case .checkmark: .checkmark
+        case .edgePan: .pan
         }
     }
 
@@ -95,6 +98,19 @@ public enum RecognizerParameters: Sendable, Equatable {
         case .swipe(let p): p.touches
         case .pinch, .rotation: 2
         case .checkmark: 1
+        case .edgePan: 1
         }
     }
+}
+
+/// `kind = "edge_pan"` (UIScreenEdgePanGestureRecognizer): a one-finger pan that starts in an edge band.
+public struct EdgePanParameters: Sendable, Equatable {
+    /// `edges`: the edges a pan may start from, never empty (default bottom).
+    public var edges: RegionEdges = .bottom
+    /// `edge_band`, pt: how close to the edge the touch must land (default 20).
+    public var edgeBand: Double = 20
+    /// `min_distance`, pt: movement away from the edge before the pan begins (default 10).
+    public var minDistance: Double = 10
+
+    public init() {}
 }

@@ -12,6 +12,9 @@ public struct RegionDescription: Sendable, Equatable {
     public var control: Bool
     /// S29: `multipleTouchEnabled` (default false).
     public var multipleTouch: Bool
+    /// `passthrough = false`: with `[passthrough]`, the UI never sees this region's touches (a
+    /// reserved edge strip). Default true.
+    public var passthrough: Bool = true
 
     public init(name: String, frame: Rect, parent: String? = nil, control: Bool = false, multipleTouch: Bool = false) {
         self.name = name

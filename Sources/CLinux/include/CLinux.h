@@ -12,6 +12,8 @@
 #include <linux/i2c-dev.h>
 #include <i2c/smbus.h>
 #include <gpiod.h>
+#include <linux/input.h>
+#include <linux/uinput.h>
 
 /// Binds the descriptor to a 7-bit slave address (`ioctl(fd, I2C_SLAVE, addr)`).
 int tw_i2c_set_slave(int fd, uint16_t address);
@@ -36,6 +38,39 @@ int tw_pty_name(int fd, char *buf, size_t len);
 
 /// `pipe2(fds, O_CLOEXEC)` (a GNU extension Swift's Glibc module does not export).
 int tw_pipe_cloexec(int fds[2]);
+
+/// uinput (`linux/uinput.h`): creating a virtual input device on /dev/uinput. Each returns the ioctl result.
+/// `UI_SET_EVBIT`, `UI_SET_KEYBIT`, `UI_SET_ABSBIT`, `UI_SET_PROPBIT`: declare an event type, key, axis or property.
+int tw_uinput_set_bit(int fd, int which, int bit);
+/// `UI_DEV_SETUP`: name and ids (bus USB-virtual, vendor/product as given).
+int tw_uinput_setup(int fd, const char *name, uint16_t vendor, uint16_t product);
+/// `UI_ABS_SETUP`: an absolute axis's range (and resolution, units per mm).
+int tw_uinput_abs_setup(int fd, uint16_t code, int32_t minimum, int32_t maximum, int32_t resolution);
+/// `UI_DEV_CREATE` (create = 1) or `UI_DEV_DESTROY` (create = 0).
+int tw_uinput_create(int fd, int create);
+/// `UI_GET_SYSNAME`: the device's name under /sys/devices/virtual/input (e.g. "input7").
+int tw_uinput_sysname(int fd, char *buf, size_t len);
+
+/// `accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)` (a GNU extension Swift's Glibc module does not export).
+int tw_accept_nonblocking(int fd);
+
+/// evdev (`linux/input.h`): one wrapper per ioctl touchwire uses on /dev/input/eventN.
+/// Each returns the ioctl result (-1 + errno on failure).
+/// `EVIOCGABS(code)`: an absolute axis's value, minimum, maximum, fuzz, flat, resolution into `info`.
+int tw_evdev_get_abs(int fd, unsigned int code, struct input_absinfo *info);
+/// `EVIOCGNAME(len)`: the device name, NUL-terminated, into `buf`.
+int tw_evdev_get_name(int fd, char *buf, size_t len);
+/// `EVIOCGBIT(type, len)`: the event codes of `type` the device reports, as a bit array
+/// (`type` 0 gives the event types).
+int tw_evdev_get_bits(int fd, unsigned int type, uint8_t *buf, size_t len);
+/// `EVIOCGPROP(len)`: the device properties (INPUT_PROP_DIRECT, …) as a bit array.
+int tw_evdev_get_props(int fd, uint8_t *buf, size_t len);
+/// `EVIOCGRAB`: 1 takes the device exclusively, 0 releases it.
+int tw_evdev_grab(int fd, int grab);
+/// `EVIOCGMTSLOTS(len)`: the current value of multi-touch axis `code` in each of `count` slots.
+int tw_evdev_get_mt_slots(int fd, unsigned int code, int32_t *values, unsigned int count);
+/// `EVIOCGKEY(len)`: the keys currently down, as a bit array.
+int tw_evdev_get_keys(int fd, uint8_t *buf, size_t len);
 
 #endif
 

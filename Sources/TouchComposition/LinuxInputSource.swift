@@ -1,0 +1,72 @@
+import TouchCore
+import TouchDrivers
+import TouchLinux
+
+/// A real `/dev/input/eventN` as an `InputEventSource`.
+public final class LinuxInputSource: InputEventSource {
+    public let path: String
+    private let device: EvdevDevice
+
+    /// Opens the device, checks it is a touchscreen and, with `grab`, takes it exclusively.
+    /// - Throws: `.missing`, `.permissionDenied` (group `input`), `.notATouchscreen`, `.busy`.
+    public init(path: String, grab: Bool) throws(InputDeviceError) {
+        let device = try EvdevDevice(path: path)
+        let caps = try device.capabilities()
+        guard caps.isTouchscreen else { throw .notATouchscreen(path: path, name: caps.name) }
+        if grab { try device.grab(true) }
+        self.path = path
+        self.device = device
+    }
+
+    /// The first touchscreen whose name is `name` (exactly, else the only one containing it).
+    public static func find(name: String, directory: String = "/dev/input") throws(InputDeviceError) -> String {
+        var found: [(path: String, name: String)] = []
+        for p in EvdevDevice.devicePaths(directory: directory) {
+            guard let d = try? EvdevDevice(path: p) else { continue }
+            found.append((p, d.name()))
+        }
+        if let exact = found.first(where: { $0.name == name }) { return exact.path }
+        let partial = found.filter { $0.name.contains(name) }
+        if partial.count == 1 { return partial[0].path }
+        throw .noDeviceNamed(name, available: found.map { "\($0.path): \($0.name)" })
+    }
+
+    public func describe() throws(InputDeviceError) -> (name: String, geometry: EvdevGeometry) {
+        let caps = try device.capabilities()
+        if caps.hasSlots && caps.hasMultiTouchPosition {
+            let x = try device.axis(EvdevCode.ABS_MT_POSITION_X)
+            let y = try device.axis(EvdevCode.ABS_MT_POSITION_Y)
+            let slots = try device.axis(EvdevCode.ABS_MT_SLOT)
+            return (caps.name, EvdevGeometry(
+                multiTouch: true, x: AxisRange(minimum: x.minimum, maximum: x.maximum),
+                y: AxisRange(minimum: y.minimum, maximum: y.maximum), slotCount: Int(slots.maximum) + 1))
+        }
+        let x = try device.axis(EvdevCode.ABS_X)
+        let y = try device.axis(EvdevCode.ABS_Y)
+        return (caps.name, EvdevGeometry(
+            multiTouch: false, x: AxisRange(minimum: x.minimum, maximum: x.maximum),
+            y: AxisRange(minimum: y.minimum, maximum: y.maximum), slotCount: 1))
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputDeviceError) -> Int {
+        try device.read(into: buffer)
+    }
+
+    public func snapshot(slotCount: Int, multiTouch: Bool) throws(InputDeviceError) -> EvdevSnapshot {
+        if multiTouch {
+            let n = min(slotCount, EvdevDecoder.maxSlots)
+            return EvdevSnapshot(
+                trackingIDs: try device.slotValues(EvdevCode.ABS_MT_TRACKING_ID, count: n),
+                xs: try device.slotValues(EvdevCode.ABS_MT_POSITION_X, count: n),
+                ys: try device.slotValues(EvdevCode.ABS_MT_POSITION_Y, count: n))
+        }
+        let down = try device.isKeyDown(EvdevCode.BTN_TOUCH)
+        return EvdevSnapshot(
+            trackingIDs: [down ? 0 : -1], xs: [try device.axis(EvdevCode.ABS_X).value],
+            ys: [try device.axis(EvdevCode.ABS_Y).value])
+    }
+
+    public func waitReadable(timeoutMicroseconds: Int64) -> Bool {
+        device.waitReadable(timeoutMilliseconds: Int(max(0, (timeoutMicroseconds + 999) / 1000)))
+    }
+}

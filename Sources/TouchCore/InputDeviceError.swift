@@ -1,0 +1,31 @@
+/// Why an input device could not be used. Each case names the device.
+public enum InputDeviceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No such node (or the device went away: ENODEV).
+    case missing(path: String)
+    /// EACCES/EPERM opening the node: the user must be in group `input`.
+    case permissionDenied(path: String)
+    /// The device is not a touchscreen: no absolute X/Y axes.
+    case notATouchscreen(path: String, name: String)
+    /// No input device has that name; `available` lists "path: name" of every device found.
+    case noDeviceNamed(String, available: [String])
+    /// Another program grabbed the device (EVIOCGRAB: EBUSY).
+    case busy(path: String)
+    /// Anything else: what was attempted and the errno.
+    case failed(path: String, operation: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .missing(let p): return "input device \(p) does not exist"
+        case .permissionDenied(let p):
+            return "permission denied opening \(p) (run as root or add the user to group input: "
+                + "sudo usermod -aG input $USER)"
+        case .notATouchscreen(let p, let n):
+            return "input device \(p) (\"\(n)\") is not a touchscreen: it has no absolute X/Y axes"
+        case .noDeviceNamed(let n, let available):
+            let list = available.isEmpty ? "no input devices found" : "devices: " + available.joined(separator: "; ")
+            return "no input device named \"\(n)\" (\(list))"
+        case .busy(let p): return "input device \(p) is grabbed by another program"
+        case .failed(let p, let op, let e): return "input device \(p): \(op) failed (errno \(e))"
+        }
+    }
+}

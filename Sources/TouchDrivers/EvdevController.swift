@@ -1,0 +1,159 @@
+import TouchCore
+
+/// Where an `EvdevController` reads `input_event` records: a real `/dev/input/eventN`
+/// (`LinuxInputSource`) or the evdev-shaped simulated device. Called from the driver thread only.
+public protocol InputEventSource: AnyObject {
+    /// The node or a label for logs ("/dev/input/event3", "sim").
+    var path: String { get }
+    /// The device's name and axes.
+    func describe() throws(InputDeviceError) -> (name: String, geometry: EvdevGeometry)
+    /// Reads queued records into `buffer` without waiting; 0 when none.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputDeviceError) -> Int
+    /// The kernel's current touch state (after SYN_DROPPED), for `slotCount` slots.
+    func snapshot(slotCount: Int, multiTouch: Bool) throws(InputDeviceError) -> EvdevSnapshot
+    /// Waits up to `timeoutMicroseconds` for records; true when some are queued.
+    func waitReadable(timeoutMicroseconds: Int64) -> Bool
+}
+
+/// A touch controller that is a Linux input device (`[controller] chip = "evdev"`): the kernel's
+/// driver keeps the panel and touchwire reads the same events as the UI (passive), or takes the
+/// device with `EVIOCGRAB` when the board says `grab = true`.
+///
+/// Conforms to the same `TouchController` protocol as the I2C drivers: `readFrame` returns one
+/// frame per `SYN_REPORT`, in raw coordinates scaled from the device's axis ranges onto
+/// `rawWidth × rawHeight` (the driver stage then applies the board's orientation and calibration).
+/// `interruptInput` is the device's readability, so the driver thread sleeps until an event
+/// arrives, as on an INT line. Errors are `I2CError.inputDevice` (the protocol's error type).
+public final class EvdevController<Source: InputEventSource>: TouchController {
+    public let source: Source
+    public let rawWidth: Int
+    public let rawHeight: Int
+    public private(set) var identity: ControllerIdentity?
+    public private(set) var counters = DriverCounters()
+    public private(set) var decoder: EvdevDecoder?
+    private let timing: DriverTiming
+    private var buffer: [UInt8]
+    private var filled = 0
+    private var consumed = 0
+    private var readiness: EvdevReadiness<Source>?
+
+    /// `rawWidth × rawHeight`: the raw range of the frames (the transform's raw size).
+    public init(source: Source, rawWidth: Int, rawHeight: Int, timing: DriverTiming) {
+        self.source = source
+        self.rawWidth = rawWidth
+        self.rawHeight = rawHeight
+        self.timing = timing
+        buffer = [UInt8](repeating: 0, count: 64 * InputEvent.byteCount)
+    }
+
+    /// Reads the device's axes and starts decoding. Throws when it is no touchscreen.
+    public func start() throws(I2CError) {
+        let info: (name: String, geometry: EvdevGeometry)
+        do throws(InputDeviceError) {
+            info = try source.describe()
+        } catch {
+            throw .inputDevice("\(error)")
+        }
+        decoder = EvdevDecoder(geometry: info.geometry, rawWidth: rawWidth, rawHeight: rawHeight)
+        filled = 0
+        consumed = 0
+        let g = info.geometry
+        identity = ControllerIdentity(
+            chipName: "evdev \"\(info.name)\"", address: I2CAddress(0),
+            resolutionWidth: Int(g.x.maximum - g.x.minimum) + 1, resolutionHeight: Int(g.y.maximum - g.y.minimum) + 1,
+            note: "\(source.path), " + (g.multiTouch ? "multi-touch, \(g.slotCount) slots" : "single-touch"))
+        readiness = EvdevReadiness(controller: self)
+    }
+
+    /// The next frame a `SYN_REPORT` completes among the queued records, or nil when none is
+    /// complete yet. After a `SYN_DROPPED`, the kernel's state is read and the decoder resynchronised.
+    public func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
+        guard var d = decoder else { throw .inputDevice("\(source.path): read before start") }
+        defer { decoder = d }
+        while true {
+            if d.needsResync {
+                let snap: EvdevSnapshot
+                do throws(InputDeviceError) {
+                    snap = try source.snapshot(slotCount: d.geometry.slotCount, multiTouch: d.geometry.multiTouch)
+                } catch {
+                    // Without the kernel's state nothing can be trusted: cancel everything down.
+                    snap = EvdevSnapshot(trackingIDs: [], xs: [], ys: [])
+                }
+                counters.framesRejected += 1
+                if let f = d.resync(snap, at: timestamp) {
+                    counters.framesRead += 1
+                    return f
+                }
+            }
+            while consumed + InputEvent.byteCount <= filled {
+                let event = buffer.withUnsafeBytes { InputEvent.decode($0, at: consumed) }
+                consumed += InputEvent.byteCount
+                if let f = d.consume(event, at: timestamp) {
+                    counters.framesRead += 1
+                    return f
+                }
+                if d.needsResync { break }
+            }
+            if d.needsResync { continue }
+            // Keep a partial record (never happens with evdev, which reads whole records).
+            let rest = filled - consumed
+            if rest > 0 && consumed > 0 {
+                let (from, to) = (consumed, filled)
+                buffer.withUnsafeMutableBytes { b in
+                    b.copyMemory(from: UnsafeRawBufferPointer(rebasing: b[from..<to]))
+                }
+            }
+            filled = rest
+            consumed = 0
+            let start = filled
+            let result = buffer.withUnsafeMutableBytes { b -> Result<Int, InputDeviceError> in
+                do throws(InputDeviceError) {
+                    return .success(try source.read(into: UnsafeMutableRawBufferPointer(rebasing: b[start...])))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            let n: Int
+            switch result {
+            case .success(let count): n = count
+            case .failure(let error):
+                counters.readErrors += 1
+                throw .inputDevice("\(error)")
+            }
+            if n == 0 { return nil }
+            filled += n
+        }
+    }
+
+    /// True when decoded-but-unreturned records are buffered (more frames may be complete).
+    var hasBufferedRecords: Bool { consumed + InputEvent.byteCount <= filled }
+
+    /// The device's readability as an edge source (set by `start()`).
+    public var interruptInput: (any GPIOInput)? { readiness }
+
+    fileprivate func waitForInput(timeoutMicroseconds: Int64) -> GPIOEdgeEvent? {
+        if hasBufferedRecords || decoder?.needsResync == true
+            || source.waitReadable(timeoutMicroseconds: timeoutMicroseconds)
+        {
+            return GPIOEdgeEvent(rising: true, timestamp: timing.now())
+        }
+        return nil
+    }
+
+    /// SYN_DROPPED records seen so far (the kernel's buffer overflowed).
+    public var dropsSeen: Int { decoder?.dropsSeen ?? 0 }
+}
+
+/// An evdev device's readability presented as an INT line: an "edge" whenever records are queued.
+final class EvdevReadiness<Source: InputEventSource>: GPIOInput {
+    unowned let controller: EvdevController<Source>
+    let id = GPIOLineID(chip: "evdev", offset: 0)
+
+    init(controller: EvdevController<Source>) { self.controller = controller }
+
+    func isActive() throws(GPIOError) -> Bool { controller.waitForInput(timeoutMicroseconds: 0) != nil }
+
+    func waitForEdge(timeoutMicroseconds: Int64) throws(GPIOError) -> GPIOEdgeEvent? {
+        controller.waitForInput(timeoutMicroseconds: timeoutMicroseconds)
+    }
+}

@@ -1,0 +1,284 @@
+import TouchCore
+
+/// An absolute axis as `EVIOCGABS` reports it (`struct input_absinfo`: minimum and maximum).
+public struct AxisRange: Hashable, Sendable, BitwiseCopyable {
+    public var minimum: Int32
+    public var maximum: Int32
+    public init(minimum: Int32, maximum: Int32) {
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+
+    /// `value` scaled from this range onto `0 … size − 1` (values outside the range are clamped).
+    @inlinable public func scale(_ value: Int32, to size: Int) -> Double {
+        let span = Double(maximum) - Double(minimum)
+        guard span > 0 else { return 0 }
+        let v = min(max(Double(value), Double(minimum)), Double(maximum))
+        return (v - Double(minimum)) * Double(max(size - 1, 0)) / span
+    }
+}
+
+/// What the decoder needs to know about a device: its axes and whether it speaks multi-touch
+/// protocol B (`ABS_MT_SLOT`) or is a single-touch device (`ABS_X`, `ABS_Y`, `BTN_TOUCH`).
+public struct EvdevGeometry: Hashable, Sendable {
+    /// True for protocol B (ABS_MT_SLOT present); false for a single-touch device.
+    public var multiTouch: Bool
+    /// ABS_MT_POSITION_X (multi-touch) or ABS_X (single-touch).
+    public var x: AxisRange
+    /// ABS_MT_POSITION_Y or ABS_Y.
+    public var y: AxisRange
+    /// Number of slots (ABS_MT_SLOT maximum + 1); 1 for single-touch. At most `EvdevDecoder.maxSlots` are tracked.
+    public var slotCount: Int
+
+    public init(multiTouch: Bool, x: AxisRange, y: AxisRange, slotCount: Int) {
+        self.multiTouch = multiTouch
+        self.x = x
+        self.y = y
+        self.slotCount = max(1, slotCount)
+    }
+}
+
+/// The kernel's state of the touches after a gap (`SYN_DROPPED`): what `EVIOCGMTSLOTS` gives per
+/// slot (tracking id, x, y) for a multi-touch device, or `EVIOCGKEY`'s BTN_TOUCH and the ABS_X/ABS_Y
+/// values for a single-touch one (slot 0).
+public struct EvdevSnapshot: Hashable, Sendable {
+    /// Tracking id per slot, -1 when the slot is empty. Single-touch: `[0]` when BTN_TOUCH is down, `[-1]` when up.
+    public var trackingIDs: [Int32]
+    public var xs: [Int32]
+    public var ys: [Int32]
+
+    public init(trackingIDs: [Int32], xs: [Int32], ys: [Int32]) {
+        self.trackingIDs = trackingIDs
+        self.xs = xs
+        self.ys = ys
+    }
+}
+
+/// Turns a stream of `input_event` records into `TouchFrame`s. Pure: no I/O, no clock, no
+/// allocation per event (tested on bytes; the device and the simulated device feed it the same way).
+///
+/// Multi-touch protocol B (kernel `Documentation/input/multi-touch-protocol.rst`): `ABS_MT_SLOT`
+/// selects a slot, `ABS_MT_TRACKING_ID` ≥ 0 starts a contact in it and -1 ends it,
+/// `ABS_MT_POSITION_X/Y` (and `ABS_MT_PRESSURE`, `ABS_MT_TOUCH_MAJOR`) update it, `SYN_REPORT`
+/// closes a frame. Single-touch devices: `BTN_TOUCH` 1/0 and `ABS_X`/`ABS_Y`. On a multi-touch
+/// device the single-touch emulation events are ignored.
+///
+/// Contact ids: each new tracking id gets the lowest contact id (0…9) that is neither held by
+/// another contact nor was in the previous frame, so a slot that is lifted and touched again
+/// between two reports shows as one touch ending and another beginning — never as a jump.
+///
+/// `SYN_DROPPED` (the kernel's buffer overflowed): everything up to and including the next
+/// `SYN_REPORT` is discarded (`evdev` documentation), then `needsResync` is set; the caller
+/// reads the kernel's state (`EVIOCGMTSLOTS` / `EVIOCGKEY`) and passes it to `resync`. A touch
+/// still down under the same tracking id continues; if a touch that was reported vanished or
+/// was replaced during the gap, its end was not seen, so the frame is a system cancel (S9) —
+/// never an invented lift that could fire a tap. Touches that began during the gap (their
+/// landing point unknown) and touches still down after a cancel are ignored until they lift.
+public struct EvdevDecoder: Sendable {
+    /// The most slots tracked; events for higher slots are ignored and counted.
+    public static let maxSlots = 16
+
+    @usableFromInline struct Slot: Sendable, BitwiseCopyable {
+        var trackingID: Int32 = -1
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var pressure: Int32 = 0
+        var major: Int32 = 0
+        /// The tracking id `contactID` was assigned for; -1 when none.
+        var assignedTrackingID: Int32 = -1
+        var contactID: UInt8 = 0
+        /// Not reported until it lifts (began during a gap, or outlived a cancel).
+        var ignored = false
+    }
+
+    public let geometry: EvdevGeometry
+    /// The raw range of the frames: axes are scaled onto `0 … rawWidth − 1` × `0 … rawHeight − 1`.
+    public let rawWidth: Int
+    public let rawHeight: Int
+
+    var slots = InlineArray<16, Slot>(repeating: Slot())
+    var currentSlot = 0
+    var singleDown = false
+    /// Between SYN_DROPPED and the SYN_REPORT that ends the gap.
+    var discarding = false
+    /// Contact ids in the last frame returned (bit n = id n).
+    var lastIDs: UInt16 = 0
+    var lastWasEmpty = true
+
+    /// Set at the SYN_REPORT after a SYN_DROPPED: call `resync` with the kernel's state before going on.
+    public private(set) var needsResync = false
+    /// SYN_DROPPED records seen.
+    public private(set) var dropsSeen = 0
+    /// Events for slots beyond `maxSlots`, and contacts beyond a frame's capacity, ignored.
+    public private(set) var contactsIgnored = 0
+
+    public init(geometry: EvdevGeometry, rawWidth: Int, rawHeight: Int) {
+        self.geometry = geometry
+        self.rawWidth = max(rawWidth, 1)
+        self.rawHeight = max(rawHeight, 1)
+    }
+
+    /// Feeds one record. Returns the frame a `SYN_REPORT` completes (empty: every finger up; a
+    /// cancel never comes from here), nil otherwise.
+    public mutating func consume(_ event: InputEvent, at timestamp: Instant) -> TouchFrame? {
+        if event.type == EvdevCode.EV_SYN {
+            if event.code == EvdevCode.SYN_DROPPED {
+                discarding = true
+                dropsSeen += 1
+                return nil
+            }
+            guard event.code == EvdevCode.SYN_REPORT else { return nil }
+            if discarding {
+                discarding = false
+                needsResync = true
+                return nil
+            }
+            return needsResync ? nil : frame(at: timestamp)
+        }
+        if discarding || needsResync { return nil }
+        if geometry.multiTouch {
+            guard event.type == EvdevCode.EV_ABS else { return nil }
+            if event.code == EvdevCode.ABS_MT_SLOT {
+                currentSlot = Int(event.value)
+                return nil
+            }
+            guard currentSlot >= 0 && currentSlot < Self.maxSlots else {
+                if event.code == EvdevCode.ABS_MT_TRACKING_ID && event.value >= 0 { contactsIgnored += 1 }
+                return nil
+            }
+            switch event.code {
+            case EvdevCode.ABS_MT_TRACKING_ID:
+                slots[currentSlot].trackingID = event.value
+                if event.value < 0 { slots[currentSlot].ignored = false }
+            case EvdevCode.ABS_MT_POSITION_X: slots[currentSlot].x = event.value
+            case EvdevCode.ABS_MT_POSITION_Y: slots[currentSlot].y = event.value
+            case EvdevCode.ABS_MT_PRESSURE: slots[currentSlot].pressure = event.value
+            case EvdevCode.ABS_MT_TOUCH_MAJOR: slots[currentSlot].major = event.value
+            default: break
+            }
+            return nil
+        }
+        switch (event.type, event.code) {
+        case (EvdevCode.EV_KEY, EvdevCode.BTN_TOUCH):
+            singleDown = event.value != 0
+            slots[0].trackingID = singleDown ? 0 : -1
+            if !singleDown {
+                slots[0].ignored = false
+                slots[0].assignedTrackingID = -1
+            }
+        case (EvdevCode.EV_ABS, EvdevCode.ABS_X): slots[0].x = event.value
+        case (EvdevCode.EV_ABS, EvdevCode.ABS_Y): slots[0].y = event.value
+        case (EvdevCode.EV_ABS, EvdevCode.ABS_PRESSURE): slots[0].pressure = event.value
+        default: break
+        }
+        return nil
+    }
+
+    /// Applies the kernel's state after a gap (see the type's documentation). Returns a system
+    /// cancel when a reported touch was lost, else the frame of the touches that continue; nil
+    /// when `needsResync` was not set. Slots missing from `snapshot` count as empty.
+    public mutating func resync(_ snapshot: EvdevSnapshot, at timestamp: Instant) -> TouchFrame? {
+        guard needsResync else { return nil }
+        needsResync = false
+        var lost = false
+        var s = 0
+        while s < Self.maxSlots {
+            let old = slots[s]
+            let new = s < snapshot.trackingIDs.count ? snapshot.trackingIDs[s] : -1
+            let reported = old.trackingID >= 0 && !old.ignored && old.assignedTrackingID == old.trackingID
+                && (lastIDs & (1 << UInt16(old.contactID))) != 0
+            if reported && new != old.trackingID { lost = true }
+            slots[s].trackingID = new
+            if new >= 0 {
+                if s < snapshot.xs.count { slots[s].x = snapshot.xs[s] }
+                if s < snapshot.ys.count { slots[s].y = snapshot.ys[s] }
+                if new != old.trackingID { slots[s].ignored = true }
+            } else {
+                slots[s].ignored = false
+            }
+            s += 1
+        }
+        if !geometry.multiTouch { singleDown = slots[0].trackingID >= 0 }
+        guard lost else { return frame(at: timestamp) }
+        s = 0
+        while s < Self.maxSlots {
+            if slots[s].trackingID >= 0 { slots[s].ignored = true }
+            slots[s].assignedTrackingID = -1
+            s += 1
+        }
+        lastIDs = 0
+        lastWasEmpty = true
+        return .cancel(at: timestamp)
+    }
+
+    /// The frame of the contacts down now, assigning contact ids to new tracking ids.
+    mutating func frame(at timestamp: Instant) -> TouchFrame {
+        var out = TouchFrame(timestamp: timestamp)
+        var used: UInt16 = 0
+        var s = 0
+        // Contacts that keep their id first, so a new one never takes an id still held.
+        while s < Self.maxSlots {
+            let slot = slots[s]
+            if slot.trackingID >= 0 && !slot.ignored && slot.assignedTrackingID == slot.trackingID {
+                used |= 1 << UInt16(slot.contactID)
+            }
+            s += 1
+        }
+        s = 0
+        while s < Self.maxSlots {
+            defer { s += 1 }
+            let slot = slots[s]
+            guard slot.trackingID >= 0 && !slot.ignored else {
+                slots[s].assignedTrackingID = -1
+                continue
+            }
+            if slot.assignedTrackingID != slot.trackingID {
+                guard let id = freeID(used: used) else {
+                    contactsIgnored += 1
+                    slots[s].ignored = true
+                    continue
+                }
+                slots[s].contactID = id
+                slots[s].assignedTrackingID = slot.trackingID
+                used |= 1 << UInt16(id)
+            }
+            let c = Contact(
+                id: slots[s].contactID,
+                position: Point(x: geometry.x.scale(slot.x, to: rawWidth), y: geometry.y.scale(slot.y, to: rawHeight)),
+                pressure: UInt16(clamping: slot.pressure), area: UInt16(clamping: slot.major))
+            if !out.append(c) { contactsIgnored += 1 }
+        }
+        lastIDs = used
+        lastWasEmpty = out.isEmpty
+        return out
+    }
+
+    /// The lowest id in 0…9 not in `used` and not in the previous frame; else the lowest not in `used`.
+    func freeID(used: UInt16) -> UInt8? {
+        var id: UInt16 = 0
+        while id < UInt16(TouchFrame.capacity) {
+            if (used | lastIDs) & (1 << id) == 0 { return UInt8(id) }
+            id += 1
+        }
+        id = 0
+        while id < UInt16(TouchFrame.capacity) {
+            if used & (1 << id) == 0 { return UInt8(id) }
+            id += 1
+        }
+        return nil
+    }
+
+    /// Decodes every whole record of `bytes`, handing each completed frame to `body`. Returns the
+    /// number of bytes consumed (a multiple of `InputEvent.byteCount`; a trailing partial record is left).
+    public mutating func consume(
+        bytes: UnsafeRawBufferPointer, at timestamp: Instant, _ body: (TouchFrame) -> Void
+    ) -> Int {
+        var offset = 0
+        while offset + InputEvent.byteCount <= bytes.count {
+            let event = InputEvent.decode(bytes, at: offset)
+            offset += InputEvent.byteCount
+            if let f = consume(event, at: timestamp) { body(f) }
+        }
+        return offset
+    }
+}

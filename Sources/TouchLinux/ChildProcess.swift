@@ -1,0 +1,122 @@
+import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// How a child process ended.
+public enum ChildExit: Equatable, Sendable, CustomStringConvertible {
+    case exited(Int32)
+    case signalled(Int32)
+
+    public var description: String {
+        switch self {
+        case .exited(let s): "exited with status \(s)"
+        case .signalled(let s): "killed by signal \(s)"
+        }
+    }
+}
+
+/// A program started with `posix_spawn` (never `fork` from a busy process): argv as given, no
+/// shell, exactly the environment given, stdin and stdout on /dev/null, stderr on a pipe the
+/// owner reads. The one place of the package for `posix_spawn`, `waitpid`, `kill` and `access`.
+///
+/// Owned by the spawner thread. Released before it is reaped, it is killed and reaped so no
+/// zombie is left.
+public final class ChildProcess {
+    public let pid: pid_t
+    private var stderrPipe: DescriptorHandle?
+    public private(set) var exit: ChildExit?
+
+    /// Starts `argv[0]` (an absolute path) with `argv` and `environment` ("NAME=value" strings).
+    /// The corresponding C functions are `posix_spawn` (with file actions) and `pipe2`.
+    public init(argv: [String], environment: [String]) throws(Errno) {
+        precondition(!argv.isEmpty, "ChildProcess: empty argv")
+        let pipe = try DescriptorPipe()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipe.writeEnd.rawValue, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Default signal dispositions and an empty mask in the child, whatever the service set.
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+        let cArgv = argv.map { strdup($0) } + [nil]
+        let cEnv = environment.map { strdup($0) } + [nil]
+        defer {
+            for p in cArgv { free(p) }
+            for p in cEnv { free(p) }
+        }
+        var child: pid_t = 0
+        let r = posix_spawn(&child, argv[0], &actions, &attributes, cArgv, cEnv)
+        guard r == 0 else { throw Errno(rawValue: r) }
+        pid = child
+        // The pipe itself (both ends) closes when this initializer returns; the parent keeps a copy of the read end.
+        let readEnd = DescriptorHandle(adopting: dup(pipe.readEnd.rawValue))
+        _ = fcntl(readEnd.rawValue, F_SETFL, fcntl(readEnd.rawValue, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(readEnd.rawValue, F_SETFD, FD_CLOEXEC)
+        stderrPipe = consume readEnd
+    }
+
+    deinit {
+        if exit == nil {
+            kill(-pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)
+        }
+    }
+
+    /// Reaps the child if it ended (`waitpid(WNOHANG)`); returns how it ended, nil while running.
+    @discardableResult
+    public func poll() -> ChildExit? {
+        if let exit { return exit }
+        var status: Int32 = 0
+        let r = waitpid(pid, &status, WNOHANG)
+        guard r == pid else { return nil }
+        let e: ChildExit = (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
+        exit = e
+        return e
+    }
+
+    /// Sends `signal` to the child's process group (it was started as a group leader).
+    public func signal(_ signal: Int32) { kill(-pid, signal) }
+
+    /// Appends whatever the child wrote to stderr (non-blocking) to `text`, keeping at most `limit` bytes.
+    public func readStderr(into text: inout [UInt8], limit: Int = 4096) {
+        guard let fd = stderrPipe?.rawValue else { return }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { return }
+            let room = max(0, limit - text.count)
+            text += buffer[0..<min(n, room)]
+        }
+    }
+
+    /// Whether `path` names a file this process may execute (`access(X_OK)`) and is not a directory.
+    public static func isExecutable(_ path: String) -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR else { return false }
+        return access(path, X_OK) == 0
+    }
+
+    /// Whether a user account `name` exists (`getpwnam_r`).
+    public static func userExists(_ name: String) -> Bool {
+        var pw = passwd()
+        var result: UnsafeMutablePointer<passwd>? = nil
+        var buffer = [CChar](repeating: 0, count: 4096)
+        return getpwnam_r(name, &pw, &buffer, buffer.count, &result) == 0 && result != nil
+    }
+}

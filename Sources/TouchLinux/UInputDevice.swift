@@ -1,0 +1,110 @@
+import CLinux
+import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Why a virtual input device could not be created.
+public enum UInputError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No /dev/uinput: the `uinput` module is not loaded.
+    case missing(path: String)
+    /// EACCES/EPERM on /dev/uinput.
+    case permissionDenied(path: String)
+    /// Anything else: what was attempted and the errno.
+    case failed(operation: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .missing(let p): return "\(p) does not exist (load the uinput module: sudo modprobe uinput)"
+        case .permissionDenied(let p):
+            return "permission denied opening \(p) (run as root, or give group input access to it with a udev rule: "
+                + "KERNEL==\"uinput\", GROUP=\"input\", MODE=\"0660\", and add the user to group input)"
+        case .failed(let op, let e): return "uinput: \(op) failed (errno \(e))"
+        }
+    }
+}
+
+/// A virtual input device created through `/dev/uinput` (`linux/uinput.h`): a keyboard for key
+/// bindings or a multi-touch touchscreen for `[passthrough]`. Move-only: destroyed
+/// (`UI_DEV_DESTROY`) and closed exactly once, when dropped.
+///
+/// Every uinput ioctl of the package is made here: `UI_SET_EVBIT`, `UI_SET_KEYBIT`,
+/// `UI_SET_ABSBIT`, `UI_SET_PROPBIT`, `UI_DEV_SETUP`, `UI_ABS_SETUP`, `UI_DEV_CREATE`,
+/// `UI_DEV_DESTROY`, `UI_GET_SYSNAME`.
+public struct UInputDevice: ~Copyable {
+    private let handle: DescriptorHandle
+    /// The device's name under /sys/devices/virtual/input ("input7"), "" when unknown.
+    public let sysName: String
+
+    /// A keyboard that can send `keys` (kernel key codes).
+    public static func keyboard(name: String, keys: [Int], path: String = "/dev/uinput") throws(UInputError)
+        -> UInputDevice
+    {
+        try UInputDevice(path: path, name: name, product: 0x0001) { fd throws(UInputError) in
+            try check(tw_uinput_set_bit(fd, 0, Int32(EV_KEY)), "UI_SET_EVBIT")
+            for k in Set(keys) { try check(tw_uinput_set_bit(fd, 1, Int32(k)), "UI_SET_KEYBIT") }
+        }
+    }
+
+    /// A direct multi-touch touchscreen (protocol B) of `width × height` pixels with `slots` slots:
+    /// what a UI sees as an ordinary touchscreen.
+    public static func touchscreen(
+        name: String, width: Int, height: Int, slots: Int, path: String = "/dev/uinput"
+    ) throws(UInputError) -> UInputDevice {
+        try UInputDevice(path: path, name: name, product: 0x0002) { fd throws(UInputError) in
+            try check(tw_uinput_set_bit(fd, 3, Int32(INPUT_PROP_DIRECT)), "UI_SET_PROPBIT")
+            try check(tw_uinput_set_bit(fd, 0, Int32(EV_KEY)), "UI_SET_EVBIT")
+            try check(tw_uinput_set_bit(fd, 1, Int32(BTN_TOUCH)), "UI_SET_KEYBIT")
+            try check(tw_uinput_set_bit(fd, 0, Int32(EV_ABS)), "UI_SET_EVBIT")
+            let axes: [(Int32, Int32)] = [
+                (ABS_X, Int32(width - 1)), (ABS_Y, Int32(height - 1)), (ABS_MT_SLOT, Int32(max(slots, 1) - 1)),
+                (ABS_MT_POSITION_X, Int32(width - 1)), (ABS_MT_POSITION_Y, Int32(height - 1)),
+                (ABS_MT_TRACKING_ID, 65535),
+            ]
+            for (code, maximum) in axes {
+                try check(tw_uinput_set_bit(fd, 2, code), "UI_SET_ABSBIT")
+                try check(tw_uinput_abs_setup(fd, UInt16(code), 0, maximum, 0), "UI_ABS_SETUP")
+            }
+        }
+    }
+
+    private static func check(_ result: Int32, _ operation: String) throws(UInputError) {
+        if result < 0 { throw .failed(operation: operation, errno: errno) }
+    }
+
+    private init(
+        path: String, name: String, product: UInt16, configure: (CInt) throws(UInputError) -> Void
+    ) throws(UInputError) {
+        let fd: CInt
+        switch system_open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC) {
+        case .success(let d): fd = d
+        case .failure(let e):
+            switch e {
+            case .noSuchFileOrDirectory, .noSuchAddressOrDevice, .operationNotSupportedByDevice:
+                throw .missing(path: path)
+            case .permissionDenied, .notPermitted: throw .permissionDenied(path: path)
+            default: throw .failed(operation: "open \(path)", errno: e.rawValue)
+            }
+        }
+        let handle = DescriptorHandle(adopting: fd)
+        try configure(fd)
+        try Self.check(tw_uinput_setup(fd, name, 0x7477, product), "UI_DEV_SETUP")
+        try Self.check(tw_uinput_create(fd, 1), "UI_DEV_CREATE")
+        var buffer = [CChar](repeating: 0, count: 64)
+        let named = buffer.withUnsafeMutableBufferPointer { tw_uinput_sysname(fd, $0.baseAddress, 63) } >= 0
+        sysName = named ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        self.handle = handle
+    }
+
+    deinit { _ = tw_uinput_create(handle.rawValue, 0) }
+
+    /// Writes whole `input_event` records (see `InputEvent.encode`). Returns false when the kernel
+    /// did not take them all (the device's queue is full); never blocks.
+    /// The corresponding C function is `write`.
+    public func write(_ records: UnsafeRawBufferPointer) -> Bool {
+        (try? handle.write(records)) == records.count
+    }
+}

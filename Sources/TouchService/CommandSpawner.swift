@@ -1,0 +1,171 @@
+import BoardConfig
+import Foundation
+import Synchronization
+import SystemPackage
+import TouchCore
+import TouchLinux
+
+/// Runs exec bindings' programs on its own ordinary (never real-time) thread, so the real-time
+/// threads never fork: they only `request` a binding, which sets a flag.
+///
+/// Per binding: at most one instance at a time (a trigger while it runs is skipped and logged);
+/// a trigger closer than `minimumIntervalMilliseconds` to the previous start is skipped; a run
+/// still going after `timeoutMilliseconds` gets SIGTERM, then SIGKILL one second later. Each run
+/// ends with one log line: the exit status (or signal) and what it wrote to stderr (≤ 4 KB).
+/// Programs get exactly `environment` (nothing of the service's) and, with a `user`, run through
+/// `setpriv --reuid --regid --init-groups` as that user.
+public final class CommandSpawner: @unchecked Sendable {
+    /// One finished run, for logs and tests.
+    public struct Run: Sendable, Equatable {
+        public var binding: Int
+        public var exit: ChildExit?
+        public var timedOut: Bool
+        public var stderr: String
+        /// Set when the program could not be started at all.
+        public var spawnError: String?
+    }
+
+    public let commands: [ExecCommand]
+    public let environment: [String]
+    public let user: String?
+    /// Called on the spawner thread after each run.
+    public var onFinish: (@Sendable (Run) -> Void)?
+    private let log: @Sendable (String) -> Void
+    private let names: [String]
+
+    // Shared with the requesting thread: one flag per binding.
+    private let pending: Mutex<[Bool]>
+    private let wake = DispatchSemaphore(value: 0)
+    private let running = Atomic<Bool>(false)
+    private var thread: Thread?
+
+    // Spawner thread only.
+    private var children: [ChildProcess?]
+    private var started: [ContinuousClock.Instant?]
+    private var stderrText: [[UInt8]]
+    private var terminatedAt: [ContinuousClock.Instant?]
+
+    /// `names[i]` names binding `i` in logs.
+    public init(
+        commands: [ExecCommand], names: [String], environment: [String: String], user: String?,
+        log: @escaping @Sendable (String) -> Void
+    ) {
+        self.commands = commands
+        self.names = names
+        self.environment = environment.keys.sorted().map { "\($0)=\(environment[$0]!)" }
+        self.user = user
+        self.log = log
+        pending = Mutex([Bool](repeating: false, count: commands.count))
+        children = [ChildProcess?](repeating: nil, count: commands.count)
+        started = [ContinuousClock.Instant?](repeating: nil, count: commands.count)
+        stderrText = [[UInt8]](repeating: [], count: commands.count)
+        terminatedAt = [ContinuousClock.Instant?](repeating: nil, count: commands.count)
+    }
+
+    /// Asks for binding `index` to run. Never blocks for long, never allocates, never forks.
+    public func request(_ index: Int) {
+        pending.withLock { if index >= 0 && index < $0.count { $0[index] = true } }
+        wake.signal()
+    }
+
+    /// Starts the spawner thread.
+    public func start() {
+        guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let t = Thread { [self] in loop() }
+        t.name = "touchwire-spawner"
+        thread = t
+        t.start()
+    }
+
+    /// Stops the thread; programs still running are killed and reaped.
+    public func stop() {
+        running.store(false, ordering: .releasing)
+        wake.signal()
+    }
+
+    /// The argv actually spawned for binding `index` (with the `setpriv` prefix for a `user`).
+    public func spawnArguments(_ index: Int) -> [String] {
+        guard let user else { return commands[index].argv }
+        return ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--init-groups", "--"] + commands[index].argv
+    }
+
+    private func loop() {
+        while running.load(ordering: .acquiring) {
+            _ = wake.wait(timeout: .now() + .milliseconds(anyRunning ? 20 : 500))
+            let requested = pending.withLock { p -> [Bool] in
+                let copy = p
+                for i in p.indices { p[i] = false }
+                return copy
+            }
+            for (i, wanted) in requested.enumerated() where wanted { launch(i) }
+            tend()
+        }
+        for i in children.indices where children[i] != nil {
+            children[i]?.signal(SIGKILL)
+            finish(i, timedOut: false)
+        }
+    }
+
+    private var anyRunning: Bool { children.contains { $0 != nil } }
+
+    /// Programs running now (read from any thread; for tests and status).
+    public var runningCount: Int { runningNow.load(ordering: .relaxed) }
+    private let runningNow = Atomic<Int>(0)
+
+    private func launch(_ i: Int) {
+        let now = ContinuousClock.now
+        if children[i] != nil {
+            log("exec binding \"\(names[i])\": still running; trigger skipped")
+            return
+        }
+        if let last = started[i], now - last < .milliseconds(commands[i].minimumIntervalMilliseconds) {
+            log("exec binding \"\(names[i])\": triggered again within min_interval_ms; skipped")
+            return
+        }
+        started[i] = now
+        stderrText[i] = []
+        terminatedAt[i] = nil
+        do throws(Errno) {
+            children[i] = try ChildProcess(argv: spawnArguments(i), environment: environment)
+            runningNow.add(1, ordering: .relaxed)
+        } catch {
+            let run = Run(binding: i, exit: nil, timedOut: false, stderr: "", spawnError: "\(error)")
+            log("exec binding \"\(names[i])\": cannot start \(commands[i].argv[0]): \(error)")
+            onFinish?(run)
+        }
+    }
+
+    private func tend() {
+        let now = ContinuousClock.now
+        for i in children.indices {
+            guard let child = children[i] else { continue }
+            child.readStderr(into: &stderrText[i])
+            if child.poll() != nil {
+                finish(i, timedOut: terminatedAt[i] != nil)
+                continue
+            }
+            guard let start = started[i] else { continue }
+            if terminatedAt[i] == nil, now - start >= .milliseconds(commands[i].timeoutMilliseconds) {
+                child.signal(SIGTERM)
+                terminatedAt[i] = now
+            } else if let t = terminatedAt[i], now - t >= .seconds(1) {
+                child.signal(SIGKILL)
+            }
+        }
+    }
+
+    private func finish(_ i: Int, timedOut: Bool) {
+        guard let child = children[i] else { return }
+        child.readStderr(into: &stderrText[i])
+        let exit = child.poll()
+        let text = String(decoding: stderrText[i], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        children[i] = nil
+        runningNow.subtract(1, ordering: .relaxed)
+        var line = "exec binding \"\(names[i])\": \(commands[i].argv[0]) "
+        line += timedOut ? "timed out after \(commands[i].timeoutMilliseconds) ms (\(exit.map { "\($0)" } ?? "killed"))"
+            : (exit.map { "\($0)" } ?? "ended")
+        if !text.isEmpty { line += "; stderr: \(text)" }
+        log(line)
+        onFinish?(Run(binding: i, exit: exit, timedOut: timedOut, stderr: text, spawnError: nil))
+    }
+}

@@ -1,0 +1,46 @@
+import BoardConfig
+import XCTest
+
+/// `[controller] chip = "evdev"`: device or name, grab, defaults.
+final class EvdevKeyTests: XCTestCase {
+    func controller(_ body: String) throws -> ControllerDescription? {
+        try TestBoards.load(TestBoards.text(hardware: "[controller]\nchip = \"evdev\"\n" + body + "\n")).controller
+    }
+
+    func testDeviceOrNameAndPassiveByDefault() throws {
+        let byPath = try XCTUnwrap(try controller("device = \"/dev/input/by-path/platform-ts-event\""))
+        XCTAssertEqual(byPath.bus, .input(.path("/dev/input/by-path/platform-ts-event")))
+        XCTAssertFalse(byPath.grab, "passive by default: the UI keeps every touch")
+        XCTAssertEqual(byPath.releaseTimeoutMilliseconds, 0, "the kernel reports lifts: no watchdog by default")
+        XCTAssertEqual(byPath.chip.maxContacts, 10)
+
+        let byName = try XCTUnwrap(try controller("name = \"ft5x06\"\ngrab = true\nrotation = 90"))
+        XCTAssertEqual(byName.bus, .input(.name("ft5x06")))
+        XCTAssertTrue(byName.grab)
+        XCTAssertEqual(byName.rotation, .degrees90)
+    }
+
+    func testErrorsNameTheKey() {
+        func paths(_ body: String) -> [String] {
+            TestBoards.issues(TestBoards.text(hardware: "[controller]\nchip = \"evdev\"\n" + body + "\n")).map(\.keyPath)
+        }
+        XCTAssertEqual(paths(""), ["controller.device"])
+        XCTAssertEqual(paths("device = \"event3\""), ["controller.device"])
+        XCTAssertEqual(paths("device = \"/dev/input/event3\"\nname = \"x\""), ["controller.device"])
+        XCTAssertEqual(paths("bus = \"/dev/i2c-1\""), ["controller.bus"])
+        XCTAssertEqual(paths("device = \"/dev/input/event3\"\ngrab = 1"), ["controller.grab"])
+        let missing = TestBoards.issues(TestBoards.text(hardware: "[controller]\nchip = \"evdev\"\n"))
+        XCTAssertTrue(missing.first?.message.contains("touchwire probe") ?? false, "\(missing)")
+    }
+
+    func testGrabIsNotAnI2CKey() {
+        let issues = TestBoards.issues(TestBoards.text(hardware: TestBoards.hardware + "grab = true\n"))
+        XCTAssertEqual(issues.map(\.keyPath), ["controller.grab"])
+    }
+
+    func testSimulatedEvdevBoard() throws {
+        let text = TestBoards.text(
+            hardware: "[controller]\nchip = \"evdev\"\nbus = \"sim\"\n", extra: "[simulation]\nscript = \"demo\"\n")
+        XCTAssertEqual(try TestBoards.load(text).controller?.bus, .simulated)
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import TouchLinux
+import XCTest
+
+@testable import TouchOutputs
+
+/// `[[output]] type = "socket"` on real Unix sockets: every client gets the same lines; a client
+/// that does not read is disconnected and counted, and the others keep receiving.
+final class SocketSinkTests: XCTestCase {
+    var directory = ""
+
+    override func setUpWithError() throws {
+        directory = NSTemporaryDirectory() + "touchwire-socket-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// A test client: a connected, blocking Unix stream socket.
+    final class Client {
+        let fd: CInt
+        init(path: String) throws {
+            fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (i, b) in path.utf8.enumerated() { raw[i] = b }
+            }
+            let r = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            if r != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        }
+        deinit { close(fd) }
+
+        /// Reads until `count` bytes or end of stream (a 5 s receive timeout guards a broken test).
+        func read(count: Int) -> [UInt8] {
+            var tv = timeval(tv_sec: 5, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+            var out: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while out.count < count {
+                let n = recv(fd, &buffer, min(buffer.count, count - out.count), 0)
+                if n <= 0 { break }
+                out += buffer[0..<n]
+            }
+            return out
+        }
+
+        /// True when the server closed the connection (after the queued bytes are read).
+        func isClosedByServer() -> Bool {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            var tv = timeval(tv_sec: 5, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+            while true {
+                let n = recv(fd, &buffer, buffer.count, 0)
+                if n == 0 { return true }
+                if n < 0 { return errno == ECONNRESET }
+            }
+        }
+    }
+
+    func line(_ i: Int) -> [UInt8] { Array(#"{"t_us":\#(i),"recognizer":"tap"}"#.utf8) + [10] }
+
+    func testEveryClientReceivesTheSameLines() throws {
+        let path = directory + "/events.sock"
+        let sink = SocketSink(server: try UnixStreamServer(path: path, mode: 0o660, group: nil), log: { _ in })
+        let a = try Client(path: path)
+        let b = try Client(path: path)
+        sink.flush()
+        XCTAssertEqual(sink.clientCount, 2)
+        let lines = (0..<3).map(line)
+        for l in lines { sink.write(l) }
+        let expected = lines.flatMap { $0 }
+        XCTAssertEqual(a.read(count: expected.count), expected)
+        XCTAssertEqual(b.read(count: expected.count), expected)
+        // A client that connects later gets the lines from then on.
+        let c = try Client(path: path)
+        sink.write(line(3))
+        XCTAssertEqual(c.read(count: line(3).count), line(3))
+        XCTAssertEqual(sink.slowClientsDropped, 0)
+    }
+
+    /// A client that never reads: once its buffer is full it is disconnected and counted; the
+    /// reading client gets every line, and no write waits for the stuck one.
+    func testClientThatDoesNotReadIsDisconnectedAndCounted() throws {
+        let path = directory + "/events.sock"
+        let server = try UnixStreamServer(path: path, mode: 0o600, group: nil)
+        let sink = SocketSink(server: server, log: { _ in })
+        let stuck = try Client(path: path)
+        sink.flush()
+        server.setSendBuffer(client: 0, bytes: 4096)
+        let reader = try Client(path: path)
+        sink.flush()
+        XCTAssertEqual(sink.clientCount, 2)
+        var expected: [UInt8] = []
+        var received: [UInt8] = []
+        for i in 0..<5000 {
+            let l = line(i)
+            sink.write(l)
+            expected += l
+            received += reader.read(count: l.count)
+        }
+        XCTAssertEqual(received, expected, "the reading client lost nothing")
+        XCTAssertEqual(sink.slowClientsDropped, 1)
+        XCTAssertEqual(sink.clientCount, 1)
+        XCTAssertTrue(stuck.isClosedByServer())
+    }
+
+    func testClientThatLeavesIsRemovedQuietly() throws {
+        let path = directory + "/events.sock"
+        let sink = SocketSink(server: try UnixStreamServer(path: path, mode: 0o660, group: nil), log: { _ in })
+        var client: Client? = try Client(path: path)
+        sink.flush()
+        XCTAssertEqual(sink.clientCount, 1)
+        client = nil
+        _ = client
+        sink.flush()
+        sink.write(line(1))
+        XCTAssertEqual(sink.clientCount, 0)
+        XCTAssertEqual(sink.clientsLeft, 1)
+        XCTAssertEqual(sink.slowClientsDropped, 0)
+    }
+
+    func testModeStaleFileAndErrors() throws {
+        let path = directory + "/events.sock"
+        do {
+            let server = try UnixStreamServer(path: path, mode: 0o640, group: nil)
+            var st = stat()
+            XCTAssertEqual(lstat(path, &st), 0)
+            XCTAssertEqual(st.st_mode & 0o777, 0o640)
+            // In use while it listens.
+            XCTAssertThrowsError(try UnixStreamServer(path: path, mode: 0o640, group: nil)) {
+                XCTAssertEqual($0 as? UnixSocketError, .inUse(path: path))
+            }
+            _ = server
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "the socket file is removed with the server")
+        // A stale socket file (nobody listens) is replaced.
+        let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        close(stale)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path))
+        XCTAssertNoThrow(try UnixStreamServer(path: path, mode: 0o660, group: nil))
+
+        let file = directory + "/plain"
+        try "x".write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try UnixStreamServer(path: file, mode: 0o660, group: nil)) {
+            XCTAssertEqual($0 as? UnixSocketError, .notASocket(path: file))
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file), "a file that is not a socket is left alone")
+        let missing = directory + "/no/such/dir.sock"
+        XCTAssertThrowsError(try UnixStreamServer(path: missing, mode: 0o660, group: nil)) {
+            XCTAssertEqual($0 as? UnixSocketError, .missingDirectory(path: missing))
+            XCTAssertEqual("\($0)", "\(missing): the directory does not exist")
+        }
+        XCTAssertThrowsError(try UnixStreamServer(path: path + "2", mode: 0o660, group: "no-such-group-tw")) {
+            XCTAssertEqual($0 as? UnixSocketError, .unknownGroup("no-such-group-tw"))
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import TouchComposition
+import BoardConfig
+import Foundation
+import Synchronization
+import TouchLinux
+import XCTest
+
+@testable import TouchService
+
+/// The exec spawner on the host: argv passed as given (no shell), the environment cleared to what
+/// the board lists, a timeout that kills, one instance per binding, exit status and stderr reported.
+final class CommandSpawnerTests: XCTestCase {
+    final class Collector: @unchecked Sendable {
+        let runs = Mutex<[CommandSpawner.Run]>([])
+        let logs = Mutex<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    func spawner(_ commands: [ExecCommand], environment: [String: String] = [:], user: String? = nil)
+        -> (CommandSpawner, Collector)
+    {
+        let c = Collector()
+        let s = CommandSpawner(
+            commands: commands, names: commands.indices.map { "b\($0)" }, environment: environment, user: user,
+            log: { line in c.logs.withLock { $0.append(line) } })
+        s.onFinish = { run in
+            c.runs.withLock { $0.append(run) }
+            c.done.signal()
+        }
+        s.start()
+        return (s, c)
+    }
+
+    func testArgvIsPassedAsGivenAndTheEnvironmentIsOnlyTheBoards() throws {
+        // The program (sh) prints its arguments and environment to stderr; spaces and quotes arrive untouched.
+        let script = #"printf '%s|%s|%s|%s|%s' "$0" "$1" "$2" "$FOO" "${HOME-unset}" >&2; exit 3"#
+        let (s, c) = spawner([ExecCommand(argv: ["/bin/sh", "-c", script, "zero", "a b", "\"q\";$x"])],
+            environment: ["FOO": "bar baz"])
+        defer { s.stop() }
+        s.request(0)
+        XCTAssertEqual(c.done.wait(timeout: .now() + 30), .success)
+        let run = try XCTUnwrap(c.runs.withLock { $0.first })
+        XCTAssertEqual(run.stderr, #"zero|a b|"q";$x|bar baz|unset"#)
+        XCTAssertEqual(run.exit, .exited(3))
+        XCTAssertFalse(run.timedOut)
+        XCTAssertTrue(c.logs.withLock { $0.last?.contains("exited with status 3; stderr: zero|a b") ?? false })
+    }
+
+    /// A program still running at its timeout is terminated and reported as timed out.
+    func testTimeoutKillsTheProgram() throws {
+        let (s, c) = spawner([ExecCommand(argv: ["/bin/sleep", "60"], timeoutMilliseconds: 100)])
+        defer { s.stop() }
+        s.request(0)
+        XCTAssertEqual(c.done.wait(timeout: .now() + 30), .success, "the 60 s sleep was not stopped")
+        let run = try XCTUnwrap(c.runs.withLock { $0.first })
+        XCTAssertTrue(run.timedOut)
+        XCTAssertEqual(run.exit, .signalled(SIGTERM))
+    }
+
+    /// At most one instance: a trigger while the program runs is skipped and logged.
+    func testOneInstancePerBinding() throws {
+        let (s, c) = spawner([ExecCommand(argv: ["/bin/sleep", "60"], timeoutMilliseconds: 2000, minimumIntervalMilliseconds: 0)])
+        defer { s.stop() }
+        s.request(0)
+        // Wait until it runs (the spawner logs nothing at start), then trigger again.
+        let deadline = Date().addingTimeInterval(20)
+        while s.runningCount == 0 && Date() < deadline { usleep(10_000) }
+        s.request(0)
+        while !c.logs.withLock({ $0.contains { $0.contains("still running; trigger skipped") } }) && Date() < deadline {
+            usleep(10_000)
+        }
+        XCTAssertTrue(c.logs.withLock { $0.contains { $0.contains("still running; trigger skipped") } })
+        XCTAssertEqual(c.done.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(c.runs.withLock { $0.count }, 1)
+    }
+
+    func testMissingProgramIsReportedNotCrashed() throws {
+        let (s, c) = spawner([ExecCommand(argv: ["/nonexistent/touchwire-program"])])
+        defer { s.stop() }
+        s.request(0)
+        XCTAssertEqual(c.done.wait(timeout: .now() + 30), .success)
+        let run = try XCTUnwrap(c.runs.withLock { $0.first })
+        XCTAssertTrue(run.spawnError != nil || run.exit == .exited(127), "\(run)")
+    }
+
+    func testUserRunsThroughSetpriv() {
+        let s = CommandSpawner(
+            commands: [ExecCommand(argv: ["/usr/local/bin/kiosk-admin", "--show"])], names: ["b"], environment: [:],
+            user: "kiosk", log: { _ in })
+        XCTAssertEqual(
+            s.spawnArguments(0),
+            ["/usr/bin/setpriv", "--reuid=kiosk", "--regid=kiosk", "--init-groups", "--", "/usr/local/bin/kiosk-admin",
+             "--show"])
+    }
+}
+
+/// `run` refuses a board whose exec program is missing; `validate` only warns.
+final class ExecBoardTests: XCTestCase {
+    func board(program: String) throws -> BoardDescription {
+        let text = simulatedBoardText(
+            script: "demo", recognizers: ["tap"],
+            extra: "[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\"\(program)\", \"--show\"]\n")
+        return try BoardLoader.parse(text, file: "e.toml", directory: "/tmp")
+    }
+
+    func testMissingProgramRefusesToStart() throws {
+        let b = try board(program: "/nonexistent/kiosk-admin")
+        XCTAssertEqual(
+            ExecCheck.problems(b), ["e.toml: binding[0] \"tap\".command: /nonexistent/kiosk-admin is missing or not executable"])
+        XCTAssertThrowsError(try Service(board: b, logger: quietLogger, stdout: CollectingSink())) {
+            XCTAssertEqual("\($0)", "e.toml: binding[0] \"tap\".command: /nonexistent/kiosk-admin is missing or not executable")
+        }
+        XCTAssertEqual(ExecCheck.problems(try board(program: "/bin/true")), [])
+        let dir = try makeTemporaryDirectory(self)
+        let plain = dir.appendingPathComponent("plain").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: plain, contents: Data("x".utf8), attributes: [.posixPermissions: 0o644]))
+        XCTAssertEqual(ExecCheck.problems(try board(program: plain)).count, 1, "not executable")
+    }
+
+    /// The tap of a simulated run triggers its exec binding; the program runs on the spawner thread.
+    func testTapRunsTheProgram() throws {
+        let dir = try makeTemporaryDirectory(self)
+        try tapTrace.write(to: dir.appendingPathComponent("tap.jsonl"), atomically: true, encoding: .utf8)
+        let marker = dir.appendingPathComponent("ran").path
+        let text = simulatedBoardText(
+            script: "tap.jsonl", recognizers: ["tap"],
+            extra: "[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\"/usr/bin/touch\", \"\(marker)\"]\n")
+        let b = try BoardLoader.parse(text, file: "e.toml", directory: dir.path)
+        let clock = ManualClock()
+        let service = try Service(board: b, logger: quietLogger, stdout: CollectingSink(), clock: clock.read)
+        let spawner = try XCTUnwrap(service.output.commands?.spawner)
+        let done = DispatchSemaphore(value: 0)
+        spawner.onFinish = { _ in done.signal() }
+        spawner.start()
+        defer { spawner.stop() }
+        XCTAssertTrue(service.driver.start(at: .zero))
+        for ms in stride(from: Int64(0), through: 300, by: 10) {
+            clock.now = .milliseconds(ms)
+            service.driver.poll(at: clock.now)
+            service.recognizer.step(now: clock.now)
+            service.output.drain(clock: clock.read)
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: marker))
+    }
+}

@@ -1,0 +1,75 @@
+import TouchComposition
+import BoardConfig
+import Foundation
+import TouchCore
+import TouchService
+import XCTest
+
+/// A board with `[[output]] type = "socket"`: a kiosk app connected to the socket reads the same
+/// JSON line as stdout.
+final class SocketOutputTests: XCTestCase {
+    func testSocketClientReceivesTheStdoutLines() throws {
+        let dir = try makeTemporaryDirectory(self)
+        try tapTrace.write(to: dir.appendingPathComponent("tap.jsonl"), atomically: true, encoding: .utf8)
+        let socketPath = dir.appendingPathComponent("events.sock").path
+        let text = simulatedBoardText(
+            script: "tap.jsonl", recognizers: ["tap"],
+            extra: "[[output]]\ntype = \"stdout\"\n\n[[output]]\ntype = \"socket\"\npath = \"\(socketPath)\"\n")
+        let board = try BoardLoader.parse(text, file: "s.toml", directory: dir.path)
+        let clock = ManualClock()
+        let stdout = CollectingSink()
+        let service = try Service(board: board, logger: quietLogger, stdout: stdout, clock: clock.read)
+        let client = try SocketTestClient(path: socketPath)
+        XCTAssertTrue(service.driver.start(at: .zero))
+        for ms in stride(from: Int64(0), through: 300, by: 10) {
+            clock.now = .milliseconds(ms)
+            service.driver.poll(at: clock.now)
+            service.recognizer.step(now: clock.now)
+            service.output.drain(clock: clock.read)
+        }
+        service.output.flush()
+        let expected = stdout.text
+        XCTAssertTrue(expected.contains(#""recognizer":"tap""#), expected)
+        XCTAssertEqual(String(decoding: client.read(count: expected.utf8.count), as: UTF8.self), expected)
+    }
+
+    func testUnusableSocketPathStopsTheServiceWithOneError() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let path = dir.appendingPathComponent("missing/events.sock").path
+        let text = simulatedBoardText(
+            script: "demo", recognizers: ["tap"], extra: "[[output]]\ntype = \"socket\"\npath = \"\(path)\"\n")
+        let board = try BoardLoader.parse(text, file: "s.toml", directory: dir.path)
+        XCTAssertThrowsError(try Service(board: board, logger: quietLogger, stdout: CollectingSink())) {
+            XCTAssertEqual("\($0)", "s.toml: output socket: \(path): the directory does not exist")
+        }
+    }
+}
+
+/// A blocking Unix stream client for tests.
+final class SocketTestClient {
+    let fd: CInt
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        let r = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if r != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+    deinit { close(fd) }
+
+    func read(count: Int) -> [UInt8] {
+        var tv = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while out.count < count {
+            let n = recv(fd, &buffer, min(buffer.count, count - out.count), 0)
+            if n <= 0 { break }
+            out += buffer[0..<n]
+        }
+        return out
+    }
+}
