@@ -1,0 +1,218 @@
+import Gestures
+import TouchCore
+import XCTest
+
+/// The thresholds and directions that planted bugs slipped past (issue 20): each test pins
+/// one limit from both sides, so a bug that moves, flips or ignores it changes what a user sees.
+final class BoundaryTests: XCTestCase {
+    /// A drag sampled every 10 ms from `from` to `to` over `ms` milliseconds, then a lift.
+    func drag(_ h: EngineHarness, from: Point, to: Point, start: Int64 = 0, ms: Int64) {
+        let steps = max(1, ms / 10)
+        for i in 0...steps {
+            let f = Double(i) / Double(steps)
+            h.frame(start + i * 10, (0, from.x + (to.x - from.x) * f, from.y + (to.y - from.y) * f))
+        }
+        h.frame(start + steps * 10 + 10)
+    }
+
+    // MARK: timers against frames
+
+    // S15 + "Timing": a timer due at the instant of a frame fires before that frame. The
+    // double tap's window closes exactly max_interval_ms after the lift, so a second tap
+    // landing at that instant starts a new sequence instead of completing a double tap.
+    func testSecondTapExactlyMaxIntervalAfterTheLiftIsNotADoubleTap() {
+        let h = EngineHarness()
+        h.add(TapGestureRecognizer(name: "double", taps: 2, maximumIntervalMilliseconds: 300))
+        h.tap(at: 0, duration: 50)  // lift at 50
+        h.tap(at: 350, duration: 50)  // down exactly 300 ms after the lift
+        h.finish()
+        XCTAssertEqual(h.log, [])
+    }
+
+    // S15: one millisecond inside the window the same two taps are a double tap.
+    func testSecondTapJustInsideMaxIntervalIsADoubleTap() {
+        let h = EngineHarness()
+        h.add(TapGestureRecognizer(name: "double", taps: 2, maximumIntervalMilliseconds: 300))
+        h.tap(at: 0, duration: 50)
+        h.tap(at: 349, duration: 50)
+        h.finish()
+        XCTAssertEqual(h.log, ["double:recognized@399"])
+        XCTAssertEqual(h.sink.events.first?.taps, 2)
+    }
+
+    // S15: a single tap that requires the double tap to fail is reported at the instant the
+    // window closes — a frame at that same instant does not delay or swallow it.
+    func testWaitingSingleTapIsReportedBeforeAFrameAtTheSameInstant() {
+        let h = EngineHarness()
+        let single = TapGestureRecognizer(name: "single")
+        let double = TapGestureRecognizer(name: "double", taps: 2, maximumIntervalMilliseconds: 300)
+        single.require(toFail: double)
+        h.add(single)
+        h.add(double)
+        h.tap(at: 0, duration: 50)
+        h.tap(at: 350, duration: 50)
+        h.finish()
+        XCTAssertEqual(h.log, ["single:recognized@350", "single:recognized@700"])
+    }
+
+    // MARK: tap count (S13)
+
+    // S13: a touch that lands exactly tap-count-interval (300 ms) after the last lift, close by,
+    // continues the tap count; one millisecond later it starts a new count.
+    func testTapCountIntervalIsInclusive() {
+        final class Recorder: GestureRecognizer {
+            var tapCounts: [Int] = []
+            override func touchesBegan(_ t: TouchSet) { tapCounts.append(t[0].tapCount) }
+        }
+        let h = EngineHarness()
+        let r = Recorder(name: "r", kind: .custom)
+        h.add(r)
+        h.tap(at: 0, duration: 50)  // lift at 50
+        h.tap(at: 350, duration: 50)  // exactly 300 ms later: second tap
+        h.tap(at: 701, duration: 50)  // 301 ms after the lift at 400: a new first tap
+        XCTAssertEqual(r.tapCounts, [1, 2, 1])
+    }
+
+    // S13: a quick touch continues the tap count only near the last lift (45 pt by default).
+    func testTapCountNeedsTheNextTouchNearby() {
+        final class Recorder: GestureRecognizer {
+            var tapCounts: [Int] = []
+            override func touchesBegan(_ t: TouchSet) { tapCounts.append(t[0].tapCount) }
+        }
+        let h = EngineHarness()
+        let r = Recorder(name: "r", kind: .custom)
+        h.add(r)
+        h.tap(at: 0, x: 100, y: 100)
+        h.tap(at: 100, x: 140, y: 100)  // 40 px from the last lift: continues
+        h.tap(at: 200, x: 300, y: 100)  // 160 px away: a new count
+        XCTAssertEqual(r.tapCounts, [1, 2, 1])
+    }
+
+    // MARK: tap distance and movement (S2)
+
+    // S2: the second tap of a double tap must land within max_tap_distance of the first.
+    func testDoubleTapFailsWhenTheSecondTapLandsBeyondMaxTapDistance() {
+        func run(secondX: Double) -> [String] {
+            let h = EngineHarness()
+            h.add(TapGestureRecognizer(name: "double", taps: 2, maximumTapDistance: 45))
+            h.tap(at: 0, x: 100, y: 100)
+            h.tap(at: 150, x: secondX, y: 100)
+            h.finish()
+            return h.log
+        }
+        XCTAssertEqual(run(secondX: 140), ["double:recognized@200"])  // 40 px away
+        XCTAssertEqual(run(secondX: 145), ["double:recognized@200"])  // exactly the limit
+        XCTAssertEqual(run(secondX: 160), [])  // 60 px away
+    }
+
+    // S2: a tap fails as soon as a finger moves more than max_movement; exactly the limit is fine.
+    func testTapMovementLimitIsInclusive() {
+        func run(dx: Double) -> [String] {
+            let h = EngineHarness()
+            h.add(TapGestureRecognizer(name: "tap", maximumMovement: 10))
+            h.frame(0, (0, 100, 100))
+            h.frame(20, (0, 100 + dx, 100))
+            h.frame(40)
+            h.finish()
+            return h.log
+        }
+        XCTAssertEqual(run(dx: 10), ["tap:recognized@40"])
+        XCTAssertEqual(run(dx: 11), [])
+    }
+
+    // S2: a tap held longer than its press duration fails; a quick one does not.
+    func testTapPressDurationLimit() {
+        func run(holdMs: Int64) -> [String] {
+            let h = EngineHarness()
+            h.add(TapGestureRecognizer(name: "tap"))
+            h.tap(at: 0, duration: holdMs)
+            h.finish()
+            return h.log
+        }
+        XCTAssertEqual(run(holdMs: 1400), ["tap:recognized@1400"])
+        XCTAssertEqual(run(holdMs: 1600), [])
+    }
+
+    // MARK: swipe directions (S2)
+
+    // S2, S12: panel y grows downwards, so a finger moving to smaller y is an `up` swipe.
+    func testVerticalSwipesReportUpAndDown() {
+        func run(from: Point, to: Point, direction: SwipeDirection) -> [SwipeDirection] {
+            let h = EngineHarness()
+            h.add(SwipeGestureRecognizer(name: "swipe", direction: direction))
+            drag(h, from: from, to: to, ms: 100)
+            h.finish()
+            return h.sink.events.map(\.direction)
+        }
+        let top = Point(x: 300, y: 100), bottom = Point(x: 300, y: 300)
+        XCTAssertEqual(run(from: bottom, to: top, direction: [.up, .down]), [.up])
+        XCTAssertEqual(run(from: top, to: bottom, direction: [.up, .down]), [.down])
+        XCTAssertEqual(run(from: bottom, to: top, direction: .up), [.up])
+        XCTAssertEqual(run(from: top, to: bottom, direction: .down), [.down])
+        // Only the permitted direction recognizes.
+        XCTAssertEqual(run(from: top, to: bottom, direction: .up), [])
+        XCTAssertEqual(run(from: bottom, to: top, direction: .down), [])
+    }
+
+    // S2: horizontal directions, each against its own permission.
+    func testHorizontalSwipesReportLeftAndRight() {
+        func run(from: Point, to: Point, direction: SwipeDirection) -> [SwipeDirection] {
+            let h = EngineHarness()
+            h.add(SwipeGestureRecognizer(name: "swipe", direction: direction))
+            drag(h, from: from, to: to, ms: 100)
+            h.finish()
+            return h.sink.events.map(\.direction)
+        }
+        let left = Point(x: 100, y: 200), right = Point(x: 300, y: 200)
+        XCTAssertEqual(run(from: left, to: right, direction: .right), [.right])
+        XCTAssertEqual(run(from: right, to: left, direction: .left), [.left])
+        XCTAssertEqual(run(from: left, to: right, direction: .left), [])
+    }
+
+    // S2: a swipe needs its minimum distance and speed, and stays close to its axis.
+    func testSwipeDistanceSpeedAndDeviationLimits() {
+        func run(to: Point, ms: Int64) -> Int {
+            let h = EngineHarness()
+            h.add(SwipeGestureRecognizer(name: "swipe", direction: .right, minimumDistance: 50, minimumVelocity: 300))
+            drag(h, from: Point(x: 100, y: 200), to: to, ms: ms)
+            h.finish()
+            return h.sink.events.count
+        }
+        XCTAssertEqual(run(to: Point(x: 160, y: 200), ms: 100), 1)
+        XCTAssertEqual(run(to: Point(x: 140, y: 200), ms: 100), 0, "40 px is short of 50")
+        XCTAssertEqual(run(to: Point(x: 160, y: 200), ms: 400), 0, "60 px in 400 ms is slower than 300 px/s")
+        XCTAssertEqual(run(to: Point(x: 180, y: 265), ms: 100), 0, "65 px off an 80 px axis")
+    }
+
+    // MARK: long press (S3)
+
+    // S3: a long press begins after min_duration only if the finger stayed within
+    // allowable_movement; moving farther first fails it.
+    func testLongPressAllowableMovement() {
+        func run(dx: Double) -> [String] {
+            let h = EngineHarness()
+            h.add(LongPressGestureRecognizer(name: "press", minimumPressDurationMilliseconds: 500, allowableMovement: 10))
+            h.frame(0, (0, 100, 100))
+            h.frame(100, (0, 100 + dx, 100))
+            h.frame(800)
+            h.finish()
+            return h.log
+        }
+        XCTAssertEqual(run(dx: 8), ["press:began@500", "press:ended@800"])
+        XCTAssertEqual(run(dx: 25), [])
+    }
+
+    // S3: lifting before min_duration fails the press; holding to it begins exactly then.
+    func testLongPressMinimumDuration() {
+        func run(liftMs: Int64) -> [String] {
+            let h = EngineHarness()
+            h.add(LongPressGestureRecognizer(name: "press", minimumPressDurationMilliseconds: 500))
+            h.frame(0, (0, 100, 100))
+            h.frame(liftMs)
+            h.finish()
+            return h.log
+        }
+        XCTAssertEqual(run(liftMs: 499), [])
+        XCTAssertEqual(run(liftMs: 600), ["press:began@500", "press:ended@600"])
+    }
+}
