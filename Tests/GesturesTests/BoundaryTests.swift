@@ -191,7 +191,8 @@ final class BoundaryTests: XCTestCase {
     func testLongPressAllowableMovement() {
         func run(dx: Double) -> [String] {
             let h = EngineHarness()
-            h.add(LongPressGestureRecognizer(name: "press", minimumPressDurationMilliseconds: 500, allowableMovement: 10))
+            h.add(
+                LongPressGestureRecognizer(name: "press", minimumPressDurationMilliseconds: 500, allowableMovement: 10))
             h.frame(0, (0, 100, 100))
             h.frame(100, (0, 100 + dx, 100))
             h.frame(800)
@@ -214,5 +215,47 @@ final class BoundaryTests: XCTestCase {
         }
         XCTAssertEqual(run(liftMs: 499), [])
         XCTAssertEqual(run(liftMs: 600), ["press:began@500", "press:ended@600"])
+    }
+
+    // MARK: pan and pinch finger counts (S3)
+
+    // S3: a pan that needs two fingers does not begin for one finger, however far it moves;
+    // with two fingers moving together it begins.
+    func testPanMinimumTouches() {
+        func run(fingers: Int) -> [String] {
+            let h = EngineHarness()
+            h.add(PanGestureRecognizer(name: "pan", minimumTouches: 2))
+            for i in 0...10 {
+                let x = 100 + Double(i) * 10
+                if fingers == 1 {
+                    h.frame(Int64(i) * 10, (0, x, 100))
+                } else {
+                    h.frame(Int64(i) * 10, (0, x, 100), (1, x, 200))
+                }
+            }
+            h.frame(110)
+            h.finish()
+            return h.log.map { String($0.split(separator: "@")[0]) }
+        }
+        XCTAssertEqual(run(fingers: 1), [])
+        XCTAssertEqual(run(fingers: 2).first, "pan:began")
+        XCTAssertEqual(run(fingers: 2).last, "pan:ended")
+    }
+
+    // S3: pinch is a two-finger gesture: a third finger before it began fails it for the rest of
+    // the sequence, even when a finger lifts and the other two then spread.
+    func testThirdFingerFailsAPinchThatHasNotBegun() {
+        let h = EngineHarness()
+        h.add(PinchGestureRecognizer(name: "pinch"))
+        h.frame(0, (0, 300, 240), (1, 500, 240))
+        h.frame(10, (0, 300, 240), (1, 500, 240), (2, 400, 400))
+        h.frame(20, (0, 300, 240), (1, 500, 240))
+        for i in 1...10 {
+            let d = Double(i) * 10
+            h.frame(20 + Int64(i) * 10, (0, 300 - d, 240), (1, 500 + d, 240))
+        }
+        h.frame(200)
+        h.finish()
+        XCTAssertEqual(h.log, [])
     }
 }
