@@ -258,4 +258,42 @@ final class BoundaryTests: XCTestCase {
         h.finish()
         XCTAssertEqual(h.log, [])
     }
+
+    // MARK: checkmark (S2, the seeds' custom recognizer)
+
+    /// One finger through `corners`, each leg in 10 steps of 10 ms, then a lift; the events' log.
+    func stroke(_ corners: [Point]) -> [String] {
+        let h = EngineHarness()
+        h.add(CheckmarkGestureRecognizer(name: "check"))
+        var t: Int64 = 0
+        h.frame(t, (0, corners[0].x, corners[0].y))
+        for (a, b) in zip(corners, corners.dropFirst()) {
+            for i in 1...10 {
+                t += 10
+                let f = Double(i) / 10
+                h.frame(t, (0, a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f))
+            }
+        }
+        h.frame(t + 10)
+        h.finish()
+        return h.log
+    }
+
+    // S2: a check — short leg down, longer leg up to the right, ending above its start — is
+    // recognized on lift, at the bottom of the stroke (S12: its midPoint).
+    func testCheckmarkEndingHighIsRecognized() {
+        let log = stroke([Point(x: 100, y: 100), Point(x: 120, y: 200), Point(x: 300, y: 40)])
+        XCTAssertEqual(log, ["check:recognized@210"])
+    }
+
+    // S2: the same shape that ends below where it started is a "v"-like stroke, not a check.
+    func testCheckmarkEndingBelowItsStartIsRejected() {
+        XCTAssertEqual(stroke([Point(x: 100, y: 100), Point(x: 120, y: 200), Point(x: 260, y: 140)]), [])
+    }
+
+    // S2: a check a tenth of the size (a 10 px down leg, under the 12 px minimum) is a speck.
+    func testTinyCheckmarkIsRejected() {
+        XCTAssertEqual(stroke([Point(x: 100, y: 100), Point(x: 102, y: 110), Point(x: 120, y: 94)]), [])
+        XCTAssertEqual(stroke([Point(x: 100, y: 100), Point(x: 104, y: 120), Point(x: 140, y: 88)]).count, 1)
+    }
 }
