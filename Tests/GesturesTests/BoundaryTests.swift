@@ -296,4 +296,47 @@ final class BoundaryTests: XCTestCase {
         XCTAssertEqual(stroke([Point(x: 100, y: 100), Point(x: 102, y: 110), Point(x: 120, y: 94)]), [])
         XCTAssertEqual(stroke([Point(x: 100, y: 100), Point(x: 104, y: 120), Point(x: 140, y: 88)]).count, 1)
     }
+
+    // MARK: simultaneity and hit testing
+
+    // S14, S17: two single taps on one region — by default the first prevents the second; when
+    // either one's delegate allows simultaneous recognition, both recognize.
+    func testDelegateSimultaneityFromEitherSide() {
+        final class Together: GestureRecognizerDelegate {
+            func gestureRecognizer(
+                _ a: GestureRecognizer, shouldRecognizeSimultaneouslyWith b: GestureRecognizer
+            ) -> Bool { true }
+        }
+        let together = Together()
+        func run(delegateOn side: Int?) -> [String] {
+            let h = EngineHarness()
+            let a = TapGestureRecognizer(name: "a"), b = TapGestureRecognizer(name: "b")
+            if side == 0 { a.delegate = together }
+            if side == 1 { b.delegate = together }
+            h.add(a)
+            h.add(b)
+            h.tap(at: 0)
+            h.finish()
+            return h.log
+        }
+        XCTAssertEqual(run(delegateOn: nil), ["a:recognized@50"])
+        XCTAssertEqual(run(delegateOn: 0), ["a:recognized@50", "b:recognized@50"])
+        XCTAssertEqual(run(delegateOn: 1), ["a:recognized@50", "b:recognized@50"])
+    }
+
+    // S8: where sibling regions overlap, the one added last is on top and takes the touch
+    // (UIView hit testing visits subviews front to back).
+    func testTheTopmostOverlappingSiblingTakesTheTouch() {
+        let h = EngineHarness()
+        let under = Region(name: "under", frame: Rect(x: 0, y: 0, width: 400, height: 480))
+        let over = Region(name: "over", frame: Rect(x: 200, y: 0, width: 400, height: 480))
+        h.root.addChild(under)
+        h.root.addChild(over)
+        h.tap(at: 0, x: 300, y: 100)  // in both
+        h.tap(at: 100, x: 100, y: 100)  // only in "under"
+        h.finish()
+        XCTAssertEqual(
+            h.sink.deliveries.map { "\(h.engine.regionName($0.region)):\($0.phase)" },
+            ["over:began", "over:ended", "under:began", "under:ended"])
+    }
 }
