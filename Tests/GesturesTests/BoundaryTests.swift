@@ -339,4 +339,22 @@ final class BoundaryTests: XCTestCase {
             h.sink.deliveries.map { "\(h.engine.regionName($0.region)):\($0.phase)" },
             ["over:began", "over:ended", "under:began", "under:ended"])
     }
+
+    // S15 over S17: a recognizer that requires another to fail fails when that one recognizes,
+    // even when the two may recognize simultaneously.
+    func testFailureRequirementWinsOverSimultaneity() {
+        let h = EngineHarness()
+        let single = TapGestureRecognizer(name: "single")
+        let double = TapGestureRecognizer(name: "double", taps: 2)
+        single.require(toFail: double)
+        single.simultaneousNames = ["double"]
+        double.simultaneousNames = ["single"]
+        h.add(single)
+        h.add(double)
+        h.tap(at: 0)
+        h.tap(at: 200)
+        h.tap(at: 2000)
+        h.finish()
+        XCTAssertEqual(h.log, ["double:recognized@250", "single:recognized@2350"])
+    }
 }
