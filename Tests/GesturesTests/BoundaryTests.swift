@@ -357,4 +357,18 @@ final class BoundaryTests: XCTestCase {
         h.finish()
         XCTAssertEqual(h.log, ["double:recognized@250", "single:recognized@2350"])
     }
+
+    // S28: a control's action is "touch up inside": it fires when the finger lifts on it, and
+    // not at all when the finger slides off before lifting.
+    func testControlFiresOnTouchUpInsideOnly() {
+        let h = EngineHarness()
+        let button = Region(name: "button", frame: Rect(x: 0, y: 0, width: 100, height: 50), isControl: true)
+        h.root.addChild(button)
+        h.tap(at: 0, x: 20, y: 20, duration: 80)
+        h.frame(1000, (0, 20, 20))
+        h.frame(1020, (0, 200, 20))  // slides off the button
+        h.frame(1040)
+        h.finish()
+        XCTAssertEqual(h.sink.events.map { "\($0.kind)@\($0.time.microseconds / 1000)" }, ["control@80"])
+    }
 }
