@@ -371,4 +371,46 @@ final class BoundaryTests: XCTestCase {
         h.finish()
         XCTAssertEqual(h.sink.events.map { "\($0.kind)@\($0.time.microseconds / 1000)" }, ["control@80"])
     }
+
+    // S10: a recognizer disabled when a finger lands never receives that touch, even when it is
+    // enabled again before the finger moves and lifts; the next touch reaches it.
+    func testATouchThatBeganWhileDisabledNeverReachesTheRecognizer() {
+        final class Recorder: GestureRecognizer {
+            var calls: [String] = []
+            override func touchesBegan(_ t: TouchSet) { calls.append("began") }
+            override func touchesMoved(_ t: TouchSet) { calls.append("moved") }
+            override func touchesEnded(_ t: TouchSet) { calls.append("ended") }
+        }
+        let h = EngineHarness()
+        let r = Recorder(name: "r", kind: .custom)
+        h.add(r)
+        r.isEnabled = false
+        h.frame(0, (0, 100, 100))
+        r.isEnabled = true
+        h.frame(10, (0, 120, 100))
+        h.frame(20)
+        XCTAssertEqual(r.calls, [])
+        h.tap(at: 100)
+        XCTAssertEqual(r.calls, ["began", "ended"])
+    }
+
+    // S6: a recognizer still undecided when the last finger lifts (nothing left to wait for)
+    // fails, is reset, and starts the next sequence fresh — one reset per sequence.
+    func testAnUndecidedRecognizerIsResetAtTheEndOfEachSequence() {
+        final class Undecided: GestureRecognizer {
+            var resets = 0
+            var began = 0
+            override func touchesBegan(_ t: TouchSet) { began += 1 }
+            override func reset() { resets += 1 }
+        }
+        let h = EngineHarness()
+        let r = Undecided(name: "u", kind: .custom)
+        h.add(r)
+        h.tap(at: 0)
+        XCTAssertEqual([r.began, r.resets], [1, 1])
+        h.tap(at: 1000)
+        XCTAssertEqual([r.began, r.resets], [2, 2])
+        XCTAssertEqual(r.state, .possible)
+        XCTAssertEqual(h.log, [], "a failure sends no action (S4)")
+    }
 }
