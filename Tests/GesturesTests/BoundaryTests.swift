@@ -358,6 +358,27 @@ final class BoundaryTests: XCTestCase {
         XCTAssertEqual(h.log, ["double:recognized@250", "single:recognized@2350"])
     }
 
+    // S15, S25: when the double tap recognizes, the single tap waiting for it fails at once, so
+    // the region's withheld `ended`s are delivered then (the double tap does not cancel them).
+    func testWaitingRecognizerFailsAndReleasesTheRegionWhenItsRequirementRecognizes() {
+        let h = EngineHarness()
+        let single = TapGestureRecognizer(name: "single")
+        let double = TapGestureRecognizer(name: "double", taps: 2)
+        double.cancelsTouchesInView = false
+        single.require(toFail: double)
+        single.simultaneousNames = ["double"]
+        double.simultaneousNames = ["single"]
+        h.add(single)
+        h.add(double)
+        h.tap(at: 0)
+        h.tap(at: 200)
+        h.finish()
+        XCTAssertEqual(h.log, ["double:recognized@250"])
+        XCTAssertEqual(
+            h.sink.deliveries.map { "\($0.phase)@\($0.time.microseconds / 1000)" },
+            ["began@0", "began@200", "ended@250", "ended@250"])
+    }
+
     // S28: a control's action is "touch up inside": it fires when the finger lifts on it, and
     // not at all when the finger slides off before lifting.
     func testControlFiresOnTouchUpInsideOnly() {
