@@ -220,13 +220,37 @@ final class MalformedBoardTests: XCTestCase {
         }
     }
 
-    func testGarbageNeverCrashes() {
-        for text in [
-            "", "\u{0}", "panel = 3\nregion = 4\nrecognizer = [1, \"x\"]", "a.b.c = 1979-05-27",
-            "[panel]\nwidth = 1e400",
-        ] {
-            _ = TestBoards.issues(text)
+    /// Garbage is refused with issues that say what is wrong and where — never a crash, and
+    /// never an empty list (which would mean a board was accepted).
+    func testGarbageIsRefusedWithIssuesNamingWhatAndWhere() {
+        func first(_ text: String) -> [String] {
+            TestBoards.issues(text).map { "\($0.keyPath)@\($0.line.map(String.init) ?? "-"): \($0.message)" }
         }
+        XCTAssertEqual(
+            first(""),
+            [
+                "panel@-: missing [panel] section (width and height in pixels)",
+                "region@-: at least one [[region]] is required (the root)",
+                "recognizer@-: at least one [[recognizer]] is required",
+            ])
+        XCTAssertEqual(first("\u{0}"), ["@-: the file contains a NUL byte"])
+        XCTAssertEqual(
+            first("panel = 3\nregion = 4\nrecognizer = [1, \"x\"]"),
+            [
+                "panel@-: expected a table, got an integer 3",
+                "region@-: expected an array of tables ([[region]]), got an integer 4",
+                "recognizer[0]@-: expected a table, got an integer 1",
+                "recognizer[1]@-: expected a table, got a string \"x\"",
+                "recognizer@-: at least one [[recognizer]] is required",
+            ])
+        XCTAssertEqual(
+            first("a.b.c = 1979-05-27").last,
+            "a@-: unknown key for a board file; known keys: panel, controller, simulation, region, recognizer, "
+                + "output, binding, realtime")
+        let huge = first("[panel]\nwidth = 1e400")
+        XCTAssertEqual(huge.count, 1)
+        XCTAssertTrue(huge.first?.hasPrefix("@2: TOML syntax error") ?? false, "\(huge)")
+        XCTAssertTrue(huge.first?.contains("1e400") ?? false, "\(huge)")
     }
 
     /// toml++ 3.4.0 aborts on these in debug builds; they must come back as syntax errors with a line.

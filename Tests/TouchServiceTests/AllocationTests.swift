@@ -105,6 +105,7 @@ final class AllocationTests: XCTestCase {
         let count = mallocs { measured = loop.play(script, offset: KioskScript.duration, end: KioskScript.duration) }
         XCTAssertEqual(count, 0, "mallocs across \(script.count) kiosk frames")
         XCTAssertEqual(measured, warm)
+        XCTAssertGreaterThan(measured, 20, "the burst must exercise recognizers, not an idle engine")
     }
 
     /// The timing probes on the hot threads (a clock read and a ring push per frame / event) and the
@@ -137,13 +138,22 @@ final class AllocationTests: XCTestCase {
         try driver.start()
         let script = DemoScript.frames(panelWidth: 800, panelHeight: 480)
         var read = 0
+        var contacts = 0
+        var matching = 0
         let count = mallocs {
             for frame in script {
                 model.present(frame)
-                if (try? driver.readFrame(at: frame.timestamp)) != nil { read += 1 }
+                if let got = try? driver.readFrame(at: frame.timestamp) {
+                    read += 1
+                    contacts += got.count
+                    if got.hasSameContacts(as: frame) { matching += 1 }
+                }
             }
         }
         XCTAssertEqual(count, 0)
         XCTAssertEqual(read, script.count)
+        // Not an idle bus: the reads carried the script's touches, contact for contact.
+        XCTAssertGreaterThan(contacts, 100)
+        XCTAssertEqual(matching, script.count)
     }
 }
