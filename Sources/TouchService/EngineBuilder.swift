@@ -96,11 +96,17 @@ public enum EngineBuilder {
             return RotationGestureRecognizer(name: d.name)
         case .checkmark:
             return CheckmarkGestureRecognizer(name: d.name, minimumLeg: 12 * ppp)
+        case .stroke(let p):
+            return StrokeGestureRecognizer(
+                name: d.name, templates: p.templates, gestures: p.gestures, minimumScore: p.minScore,
+                minimumLength: p.minLength * ppp)
         }
     }
 
     /// The names the encoders print for recognizer and region indices.
     public static func names(of engine: GestureEngine) -> EventNames {
-        EventNames(recognizers: engine.recognizers.map(\.name), regions: engine.regions.map(\.name))
+        EventNames(
+            recognizers: engine.recognizers.map(\.name), regions: engine.regions.map(\.name),
+            strokes: engine.recognizers.map { ($0 as? StrokeGestureRecognizer)?.templates.names ?? [] })
     }
 }

@@ -16,6 +16,7 @@ struct Touchwire: ParsableCommand {
         abstract: "Capacitive touch panel → UIKit-style gestures → GPIO, UART and JSON lines.",
         subcommands: [
             Run.self, Replay.self, Record.self, Validate.self, Probe.self, Calibrate.self, Status.self, Bench.self,
+            Strokes.self,
         ]
     )
 }

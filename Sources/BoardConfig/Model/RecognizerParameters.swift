@@ -61,6 +61,23 @@ public struct SwipeParameters: Sendable, Equatable {
     public init() {}
 }
 
+/// `kind = "stroke"` (`StrokeGestureRecognizer`): templates are read and prepared when the board loads.
+public struct StrokeParameters: Sendable, Equatable {
+    /// `templates`: the template file, absolute (resolved against the board file's directory);
+    /// nil for the built-in sixteen shapes of the $1 study.
+    public var templatesPath: String? = nil
+    /// The prepared templates of `templatesPath` (or the built-in set).
+    public var templates: StrokeTemplateSet = .builtIn
+    /// `gestures`: the template names it may report; nil for all.
+    public var gestures: [String]? = nil
+    /// `min_score`, 0…1: below it the stroke is rejected.
+    public var minScore: Double = StrokeGestureRecognizer.defaultMinimumScore
+    /// `min_length`, pt: the shortest path that can be a stroke.
+    public var minLength: Double = 30
+
+    public init() {}
+}
+
 /// A recognizer's kind with its kind-specific parameters.
 public enum RecognizerParameters: Sendable, Equatable {
     case tap(TapParameters)
@@ -73,6 +90,8 @@ public enum RecognizerParameters: Sendable, Equatable {
     case rotation
     /// One touch, down-stroke then up-stroke; no keys.
     case checkmark
+    /// One touch, a drawn shape matched against templates.
+    case stroke(StrokeParameters)
 
     public var kind: GestureKind {
         switch self {
@@ -83,6 +102,7 @@ public enum RecognizerParameters: Sendable, Equatable {
         case .pinch: .pinch
         case .rotation: .rotation
         case .checkmark: .checkmark
+        case .stroke: .stroke
         }
     }
 
@@ -94,7 +114,7 @@ public enum RecognizerParameters: Sendable, Equatable {
         case .pan(let p): p.minTouches
         case .swipe(let p): p.touches
         case .pinch, .rotation: 2
-        case .checkmark: 1
+        case .checkmark, .stroke: 1
         }
     }
 }

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import Gestures
+import TouchService
+import TouchTrace
+
+/// `touchwire strokes learn|test`: make stroke templates from a recorded trace and measure them.
+struct Strokes: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Make stroke templates from a trace, and measure a template set on labelled strokes.",
+        subcommands: [Learn.self, Test.self])
+
+    struct Learn: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Turn the strokes of a trace into a template file (docs/strokes.md).",
+            discussion: """
+                With LABELS.csv (columns gesture,t_start_us,t_end_us; extra columns ignored), every \
+                stroke starting in a labelled span becomes a template of that gesture. With --name, \
+                every stroke of the trace becomes a template of NAME: `touchwire record`, draw the \
+                shape a few times, then `strokes learn TRACE --name NAME -o FILE`.
+                """)
+
+        @Argument(help: "The trace (formats.md §1).")
+        var trace: String
+        @Argument(help: "The labels CSV (omit with --name).")
+        var labels: String?
+        @Option(name: .long, help: "Name every stroke of the trace NAME instead of reading labels.")
+        var name: String?
+        @Option(name: [.short, .long], help: "The template file to write.")
+        var output: String
+        @Flag(name: .long, help: "Append to the template file instead of replacing it.")
+        var append = false
+
+        func validate() throws {
+            if labels == nil && name == nil { throw ValidationError("give LABELS.csv or --name NAME") }
+            if labels != nil && name != nil { throw ValidationError("give LABELS.csv or --name NAME, not both") }
+            if let name, name.isEmpty { throw ValidationError("--name must not be empty") }
+        }
+
+        func run() throws {
+            let t = try readTrace(trace)
+            let l = try labels.map { try readLabels($0) }
+            let templates = StrokeLearning.templates(frames: t.frames, labels: l, name: name)
+            guard !templates.isEmpty else { throw fail("\(trace): no strokes to learn from") }
+            var text = StrokeTemplateFile.format(templates)
+            if append, let old = FileManager.default.contents(atPath: output) {
+                text = String(decoding: old, as: UTF8.self) + text
+            }
+            guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
+                throw fail("\(output): cannot write the template file")
+            }
+            var counts: [String: Int] = [:]
+            for t in templates { counts[t.name, default: 0] += 1 }
+            let summary = counts.keys.sorted().map { "\($0) \(counts[$0]!)" }.joined(separator: ", ")
+            print("\(output): \(templates.count) templates (\(summary))")
+        }
+    }
+
+    struct Test: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replay labelled strokes through a stroke recognizer; print the confusion matrix.")
+
+        @Argument(help: "The trace (formats.md §1).")
+        var trace: String
+        @Argument(help: "The labels CSV (columns gesture,t_start_us,t_end_us).")
+        var labels: String
+        @Option(name: .long, help: "The template file (default: the built-in sixteen shapes).")
+        var templates: String?
+        @Option(name: .long, help: "min_score of the recognizer (0…1).")
+        var minScore: Double = StrokeGestureRecognizer.defaultMinimumScore
+
+        func validate() throws {
+            guard (0...1).contains(minScore) else { throw ValidationError("--min-score must be within 0…1") }
+        }
+
+        func run() throws {
+            let t = try readTrace(trace)
+            let l = try readLabels(labels)
+            var set = StrokeTemplateSet.builtIn
+            if let templates {
+                guard let data = FileManager.default.contents(atPath: templates) else {
+                    throw fail("\(templates): cannot read the template file")
+                }
+                do {
+                    set = try StrokeTemplateSet(
+                        StrokeTemplateFile.parse(String(decoding: data, as: UTF8.self), file: templates))
+                } catch {
+                    throw fail("\(error)")
+                }
+            }
+            let confusion = StrokeLearning.evaluate(
+                frames: t.frames, panelWidth: t.header.panelWidth, panelHeight: t.header.panelHeight, labels: l,
+                templates: set, minimumScore: minScore)
+            print(confusion.report, terminator: "")
+        }
+    }
+}
+
+private func readTrace(_ path: String) throws -> Trace {
+    do throws(TraceError) {
+        return try TraceReader.read(path: path)
+    } catch {
+        throw fail("\(error)")
+    }
+}
+
+private func readLabels(_ path: String) throws -> [StrokeLabel] {
+    guard let data = FileManager.default.contents(atPath: path) else { throw fail("\(path): cannot read labels") }
+    do throws(StrokeTemplateFileError) {
+        return try StrokeLearning.parseLabels(String(decoding: data, as: UTF8.self), file: path)
+    } catch {
+        throw fail("\(error)")
+    }
+}
