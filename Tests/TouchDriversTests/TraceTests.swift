@@ -123,13 +123,10 @@ final class TraceTests: XCTestCase {
     }
 
     func testRealUnistrokeTrace() throws {
-        // Tests/TouchDriversTests/TraceTests.swift → repo root → ../shared/data/unistroke/s01.jsonl
+        // Tests/TouchDriversTests/TraceTests.swift → repo root → data/unistroke/s01.jsonl (in the repository).
         let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let path = repo.deletingLastPathComponent().appendingPathComponent("shared/data/unistroke/s01.jsonl").path
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw XCTSkip("shared data set not found at \(path); skipping the real-trace test")
-        }
+        let path = repo.appendingPathComponent("data/unistroke/s01.jsonl").path
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true).count
         let start = Date()
