@@ -40,34 +40,7 @@ public enum StrokeShape {
     ) -> Bool {
         let n = sampleCount
         precondition(out.count >= stride && scratch.count >= 2 * n, "StrokeShape.prepare: buffers too small")
-        guard points.count >= 2 else { return false }
-        var length = 0.0
-        for i in 1..<points.count { length += points[i - 1].distance(to: points[i]) }
-        guard length > 0, length.isFinite else { return false }
-        // Arc-length resampling: the k-th sample lies k·L/(n−1) along the path.
-        let step = length / Double(n - 1)
-        scratch[0] = points[0].x
-        scratch[1] = points[0].y
-        var written = 1
-        var travelled = 0.0  // path length up to points[i-1]
-        var i = 1
-        while i < points.count && written < n {
-            let a = points[i - 1], b = points[i]
-            let segment = a.distance(to: b)
-            while written < n - 1 && Double(written) * step <= travelled + segment && segment > 0 {
-                let t = (Double(written) * step - travelled) / segment
-                scratch[2 * written] = a.x + t * (b.x - a.x)
-                scratch[2 * written + 1] = a.y + t * (b.y - a.y)
-                written += 1
-            }
-            travelled += segment
-            i += 1
-        }
-        while written < n {
-            scratch[2 * written] = points[points.count - 1].x
-            scratch[2 * written + 1] = points[points.count - 1].y
-            written += 1
-        }
+        guard resample(points, count: n, into: scratch) else { return false }
         // Protractor vector.
         var cx = 0.0, cy = 0.0
         var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
@@ -101,6 +74,54 @@ public enum StrokeShape {
             out[2 * n + 2 * k + 1] = (scratch[2 * k + 1] - my) / h
         }
         return true
+    }
+
+    /// Writes `count` points equally spaced along the path of `points` into `out` (x, y
+    /// interleaved; `2 × count` doubles): the first and last points are kept. False, leaving `out`
+    /// undefined, when the path has no length.
+    public static func resample(
+        _ points: UnsafeBufferPointer<Point>, count n: Int, into out: UnsafeMutableBufferPointer<Double>
+    ) -> Bool {
+        precondition(n >= 2 && out.count >= 2 * n, "StrokeShape.resample: buffer too small")
+        guard points.count >= 2 else { return false }
+        var length = 0.0
+        for i in 1..<points.count { length += points[i - 1].distance(to: points[i]) }
+        guard length > 0, length.isFinite else { return false }
+        // The k-th sample lies k·L/(n−1) along the path.
+        let step = length / Double(n - 1)
+        out[0] = points[0].x
+        out[1] = points[0].y
+        var written = 1
+        var travelled = 0.0  // path length up to points[i-1]
+        var i = 1
+        while i < points.count && written < n - 1 {
+            let a = points[i - 1], b = points[i]
+            let segment = a.distance(to: b)
+            while written < n - 1 && segment > 0 && Double(written) * step <= travelled + segment {
+                let t = (Double(written) * step - travelled) / segment
+                out[2 * written] = a.x + t * (b.x - a.x)
+                out[2 * written + 1] = a.y + t * (b.y - a.y)
+                written += 1
+            }
+            travelled += segment
+            i += 1
+        }
+        while written < n {
+            out[2 * written] = points[points.count - 1].x
+            out[2 * written + 1] = points[points.count - 1].y
+            written += 1
+        }
+        return true
+    }
+
+    /// `points` resampled to `count` points along their path (allocates; for tools), or nil.
+    public static func resampled(_ points: [Point], count: Int) -> [Point]? {
+        var out = [Double](repeating: 0, count: 2 * max(count, 2))
+        let ok = points.withUnsafeBufferPointer { p in
+            out.withUnsafeMutableBufferPointer { resample(p, count: max(count, 2), into: $0) }
+        }
+        guard ok else { return nil }
+        return (0..<max(count, 2)).map { Point(x: out[2 * $0], y: out[2 * $0 + 1]) }
     }
 
     /// The distance between two prepared shapes (0 for identical ones).

@@ -90,6 +90,29 @@ public struct StrokeTemplateSet: Sendable, Equatable {
         }
     }
 
-    /// The templates for the given subset of gesture names (order kept).
+    /// The index of gesture `name` in `names`.
     public func index(of name: String) -> Int? { names.firstIndex(of: name) }
+
+    /// Wilson's editing: the indices of the templates whose nearest other template belongs to
+    /// another gesture — outliers that would pull strokes of their neighbours' gesture their way.
+    /// Dropping them is what `strokes learn --edit` does. Quadratic in `count` (for tools).
+    public func misfits() -> [Int] {
+        shapes.withUnsafeBufferPointer { s in
+            var out: [Int] = []
+            for i in 0..<count {
+                var best = -1
+                var bestDistance = Double.infinity
+                for j in 0..<count where j != i {
+                    let d = StrokeShape.distance(
+                        s.baseAddress! + i * StrokeShape.stride, s.baseAddress! + j * StrokeShape.stride)
+                    if d < bestDistance {
+                        bestDistance = d
+                        best = j
+                    }
+                }
+                if best >= 0 && gestureOfTemplate[best] != gestureOfTemplate[i] { out.append(i) }
+            }
+            return out
+        }
+    }
 }

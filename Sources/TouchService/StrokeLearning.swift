@@ -105,6 +105,16 @@ public enum StrokeLearning {
         return out
     }
 
+    /// `templates` without Wilson's misfits (`StrokeTemplateSet.misfits`): those whose nearest
+    /// other template is of another gesture. Returns the kept templates and how many were dropped.
+    public static func edited(_ templates: [StrokeTemplate]) throws(StrokeTemplateSet.EmptyStroke)
+        -> (templates: [StrokeTemplate], dropped: Int)
+    {
+        let drop = Set(try StrokeTemplateSet(templates).misfits())
+        let kept = templates.enumerated().filter { !drop.contains($0.offset) }.map(\.element)
+        return (kept, drop.count)
+    }
+
     static func pathLength(_ p: [Point]) -> Double {
         var sum = 0.0
         for i in p.indices.dropFirst() { sum += p[i - 1].distance(to: p[i]) }

@@ -30,22 +30,48 @@ struct Strokes: ParsableCommand {
         var output: String
         @Flag(name: .long, help: "Append to the template file instead of replacing it.")
         var append = false
+        @Flag(name: .long, help: "Drop templates (old and new) whose nearest other template is another gesture.")
+        var edit = false
+        @Option(name: .long, help: "Store each template resampled to N points along its path (2…1000).")
+        var resample: Int?
 
         func validate() throws {
             if labels == nil && name == nil { throw ValidationError("give LABELS.csv or --name NAME") }
             if labels != nil && name != nil { throw ValidationError("give LABELS.csv or --name NAME, not both") }
             if let name, name.isEmpty { throw ValidationError("--name must not be empty") }
+            if let resample, !(2...1000).contains(resample) { throw ValidationError("--resample must be 2…1000") }
         }
 
         func run() throws {
             let t = try readTrace(trace)
             let l = try labels.map { try readLabels($0) }
-            let templates = StrokeLearning.templates(frames: t.frames, labels: l, name: name)
+            var templates = StrokeLearning.templates(frames: t.frames, labels: l, name: name)
             guard !templates.isEmpty else { throw fail("\(trace): no strokes to learn from") }
-            var text = StrokeTemplateFile.format(templates)
-            if append, let old = FileManager.default.contents(atPath: output) {
-                text = String(decoding: old, as: UTF8.self) + text
+            if let resample {
+                templates = templates.compactMap { t in
+                    StrokeShape.resampled(t.points, count: resample).map { StrokeTemplate(name: t.name, points: $0) }
+                }
             }
+            if append, let old = FileManager.default.contents(atPath: output),
+                !old.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 })
+            {
+                do throws(StrokeTemplateFileError) {
+                    templates = try StrokeTemplateFile.parse(String(decoding: old, as: UTF8.self), file: output)
+                        + templates
+                } catch {
+                    throw fail("\(error)")
+                }
+            }
+            if edit {
+                do throws(StrokeTemplateSet.EmptyStroke) {
+                    let result = try StrokeLearning.edited(templates)
+                    templates = result.templates
+                    print("\(output): dropped \(result.dropped) templates nearest to another gesture")
+                } catch {
+                    throw fail("template \(error.index + 1) (\(error.name)) has no length")
+                }
+            }
+            let text = StrokeTemplateFile.format(templates)
             guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
                 throw fail("\(output): cannot write the template file")
             }

@@ -23,7 +23,8 @@ final class StrokeTests: XCTestCase {
     }
 
     /// Leave-one-subject-out: templates learned from two people, tested on the third, three times.
-    static func leaveOneSubjectOut() throws -> StrokeConfusion {
+    /// With `edited`, the templates lose Wilson's misfits first (as the built-in set does).
+    static func leaveOneSubjectOut(edited: Bool) throws -> StrokeConfusion {
         var total = StrokeConfusion(templateNames: [])
         var rows: [(String, String?)] = []
         for held in subjects {
@@ -32,7 +33,7 @@ final class StrokeTests: XCTestCase {
                 templates += StrokeLearning.templates(frames: try trace(s).frames, labels: try labels(s), name: nil)
             }
             XCTAssertEqual(templates.count, 960)
-            let set = try StrokeTemplateSet(templates)
+            let set = try StrokeTemplateSet(edited ? StrokeLearning.edited(templates).templates : templates)
             let t = try trace(held)
             let c = StrokeLearning.evaluate(
                 frames: t.frames, panelWidth: 240, panelHeight: 320, labels: try labels(held), templates: set)
@@ -48,20 +49,28 @@ final class StrokeTests: XCTestCase {
         return total
     }
 
-    /// The figure docs/strokes.md states: 1,422 of 1,440 (98.75 %) held-out strokes, sixteen
-    /// gestures; Protractor alone, the same way, gets 1,414 (98.2 %).
+    /// The figure docs/strokes.md states: 1,425 of 1,440 (98.96 %) held-out strokes, sixteen
+    /// gestures (Protractor alone, the same way: 1,414, 98.2 %); checks 87/90 with 1 false alarm.
     func testLeaveOneSubjectOutAccuracyOnTheSixteenGestures() throws {
-        let c = try Self.leaveOneSubjectOut()
+        let c = try Self.leaveOneSubjectOut(edited: true)
         print(c.report)
         let (hits, total) = c.accuracy
         XCTAssertEqual(total, 1440)
-        XCTAssertGreaterThanOrEqual(hits, 1418, "held-out accuracy (measured 1422/1440)")
+        XCTAssertGreaterThanOrEqual(hits, 1420, "held-out accuracy (measured 1425/1440)")
         let check = c.recall(of: "check")
         XCTAssertEqual(check.total, 90)
-        XCTAssertGreaterThanOrEqual(check.hits, 83, "held-out checkmark recall (measured 84/90)")
+        XCTAssertGreaterThanOrEqual(check.hits, 86, "held-out checkmark recall (measured 87/90)")
         let alarms = c.falseAlarms(of: "check")
         XCTAssertEqual(alarms.others, 1350)
         XCTAssertLessThanOrEqual(alarms.count, 2, "checkmarks reported for the other 15 shapes (measured 1)")
+    }
+
+    /// Without editing the templates (every stroke a template) it does slightly worse: 1,422/1,440.
+    func testEditingTheTemplatesHelpsHeldOutSubjects() throws {
+        let plain = try Self.leaveOneSubjectOut(edited: false).accuracy.hits
+        let edited = try Self.leaveOneSubjectOut(edited: true).accuracy.hits
+        XCTAssertGreaterThanOrEqual(plain, 1418, "measured 1422/1440")
+        XCTAssertGreaterThan(edited, plain)
     }
 
     // MARK: rejection
@@ -86,9 +95,11 @@ final class StrokeTests: XCTestCase {
     }
 
     /// A check drawn by program: a short down-right leg then a long up-right leg.
-    static let syntheticCheck: [Point] =
-        (0...10).map { Point(x: 100 + 3 * Double($0), y: 200 + 4 * Double($0)) }
-        + (1...20).map { Point(x: 130 + 5 * Double($0), y: 240 - 7 * Double($0)) }
+    static let syntheticCheck: [Point] = {
+        let down: [Point] = (0...10).map { i in Point(x: 100 + 3 * Double(i), y: 200 + 4 * Double(i)) }
+        let up: [Point] = (1...20).map { i in Point(x: 130 + 5 * Double(i), y: 240 - 7 * Double(i)) }
+        return down + up
+    }()
 
     func testADrawnCheckIsRecognizedWithItsNameAndScore() throws {
         let r = StrokeGestureRecognizer(name: "s", templates: .builtIn)
@@ -246,7 +257,7 @@ final class StrokeTests: XCTestCase {
 
         let defaults = try BoardLoader.load(path: try writeBoard(""))
         guard case .stroke(let d) = defaults.recognizers[0].parameters else { return XCTFail("not a stroke") }
-        XCTAssertEqual(d.templates.count, 1440, "the built-in set")
+        XCTAssertEqual(d.templates.count, 1436, "the built-in set: 1,440 strokes minus 4 misfits")
         XCTAssertNil(d.gestures)
 
         let malformed = boardError(try writeBoard("templates = \"s.jsonl\"", files: ["s.jsonl": zig + "{\"name\":\n"]))
