@@ -36,8 +36,7 @@ open class StrokeGestureRecognizer: GestureRecognizer {
     var count = 0
     private var stride = 1
     private var skipped = 0
-    private var shape: [Double]
-    private var scratch: [Double]
+    private var matcher = StrokeMatcher()
 
     /// `gestures`: the names it may report (nil: all); names not in `templates` are ignored here
     /// (the board loader reports them).
@@ -49,8 +48,6 @@ open class StrokeGestureRecognizer: GestureRecognizer {
         self.minimumScore = minimumScore
         self.minimumLength = minimumLength
         reportable = templates.names.map { gestures?.contains($0) ?? true }
-        shape = [Double](repeating: 0, count: StrokeShape.stride)
-        scratch = [Double](repeating: 0, count: 2 * StrokeShape.sampleCount)
         super.init(name: name, kind: kind)
     }
 
@@ -109,16 +106,10 @@ open class StrokeGestureRecognizer: GestureRecognizer {
         }
         guard length >= minimumLength else { return "a path of \(Int(length)) px is too short for a stroke" }
         let n = count
-        let prepared = points.span.withUnsafeBufferPointer { p in
-            shape.withUnsafeMutableBufferPointer { s in
-                scratch.withUnsafeMutableBufferPointer { sc in
-                    StrokeShape.prepare(UnsafeBufferPointer(rebasing: p[0..<n]), into: s, scratch: sc)
-                }
-            }
+        let found = points.span.withUnsafeBufferPointer { p in
+            matcher.match(UnsafeBufferPointer(rebasing: p[0..<n]), in: templates)
         }
-        guard prepared else { return "the stroke has no shape" }
-        let found = shape.withUnsafeBufferPointer { templates.nearest($0.baseAddress!) }
-        guard let found else { return "no templates" }
+        guard let found else { return "no templates, or a stroke with no shape" }
         let s = StrokeShape.score(distance: found.distance)
         guard reportable[found.gesture] else { return "nearest template is \(templates.names[found.gesture])" }
         guard s >= minimumScore else { return "score \(s) is below min_score \(minimumScore)" }

@@ -151,6 +151,39 @@ public enum StrokeLearning {
         return confusion
     }
 
+    /// `strokes bench`: replays `frames` `passes` times (each pass shifted past the previous one)
+    /// through an engine holding one stroke recognizer. With `decide` false its `min_length` is
+    /// infinite, so every lift fails before matching: the difference between the two runs is the
+    /// cost of the decisions. Returns the frames processed, those with a finger down, and events.
+    public static func replayForCost(
+        frames: [TouchFrame], panelWidth: Int, panelHeight: Int, templates: StrokeTemplateSet, passes: Int,
+        decide: Bool
+    ) -> (frames: Int, moving: Int, events: Int) {
+        let root = Region(
+            name: "screen", frame: Rect(x: 0, y: 0, width: Double(panelWidth), height: Double(panelHeight)))
+        let engine = GestureEngine(root: root)
+        let recognizer = StrokeGestureRecognizer(
+            name: "stroke", templates: templates, minimumLength: decide ? 30 : .infinity)
+        engine.add(recognizer, to: root)
+        let sink = CollectingSink()
+        sink.events.reserveCapacity(4096)
+        engine.sink = sink
+        let span = (frames.last?.timestamp.microseconds ?? 0) + 1_000_000
+        var count = 0, moving = 0, events = 0
+        for pass in 0..<passes {
+            for var f in frames {
+                f.timestamp = f.timestamp.advanced(byMicroseconds: Int64(pass) * span)
+                engine.process(f)
+                count += 1
+                if f.count > 0 { moving += 1 }
+            }
+            events += sink.events.count
+            sink.events.removeAll(keepingCapacity: true)
+        }
+        engine.drainTimers()
+        return (count, moving, events + sink.events.count)
+    }
+
     final class CollectingSink: GestureEventSink {
         var events: [GestureEvent] = []
         func emit(_ event: GestureEvent) { if event.state == .recognized { events.append(event) } }

@@ -8,7 +8,7 @@ import TouchTrace
 struct Strokes: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Make stroke templates from a trace, and measure a template set on labelled strokes.",
-        subcommands: [Learn.self, Test.self])
+        subcommands: [Learn.self, Test.self, Bench.self])
 
     struct Learn: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -118,6 +118,36 @@ struct Strokes: ParsableCommand {
                 frames: t.frames, panelWidth: t.header.panelWidth, panelHeight: t.header.panelHeight, labels: l,
                 templates: set, minimumScore: minScore)
             print(confusion.report, terminator: "")
+        }
+    }
+}
+
+extension Strokes {
+    /// For tools/callgrind-strokes: the cost of a stroke recognizer, without threads or output.
+    struct Bench: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replay a trace through one stroke recognizer --passes times (for callgrind).")
+
+        @Argument(help: "The trace (formats.md §1).")
+        var trace: String
+        @Option(name: .long, help: "Passes over the trace (0…100000).")
+        var passes = 1
+        @Flag(name: .long, help: "Never match (min_length infinite): the cost of following the finger alone.")
+        var noDecide = false
+
+        func validate() throws {
+            guard (0...100_000).contains(passes) else { throw ValidationError("--passes must be 0…100000") }
+        }
+
+        func run() throws {
+            let t = try readTrace(trace)
+            let templates = StrokeTemplateSet.builtIn
+            let start = ContinuousClock.now
+            let r = StrokeLearning.replayForCost(
+                frames: t.frames, panelWidth: t.header.panelWidth, panelHeight: t.header.panelHeight,
+                templates: templates, passes: passes, decide: !noDecide)
+            let elapsed = ContinuousClock.now - start
+            print("strokes bench: \(passes) passes, \(r.frames) frames, \(r.moving) moving, \(r.events) events, \(elapsed)")
         }
     }
 }
