@@ -70,8 +70,8 @@ open class StrokeGestureRecognizer: GestureRecognizer {
     open override func touchesEnded(_ touches: TouchSet) {
         guard state == .possible else { return }
         if touches.count == 1 { append(touches[0].location) }
-        if let reason = verdict() {
-            fail(because: reason)
+        if let rejection = verdict() {
+            fail(because: describe(rejection))
         } else {
             state = .recognized
         }
@@ -96,23 +96,41 @@ open class StrokeGestureRecognizer: GestureRecognizer {
         count += 1
     }
 
+    /// Why a stroke was rejected: plain values, so that rejecting allocates nothing (the text is
+    /// only built when the engine's diagnostics are listening).
+    enum Rejection {
+        case tooShort(Double)
+        case noMatch
+        case notReportable(Int)
+        case lowScore(Double)
+    }
+
+    private func describe(_ r: Rejection) -> String {
+        switch r {
+        case .tooShort(let length): "a path of \(Int(length)) px is shorter than min_length (\(Int(minimumLength)) px)"
+        case .noMatch: "no templates, or a stroke with no shape"
+        case .notReportable(let g): "the nearest template is \(templates.names[g]), which it does not report"
+        case .lowScore(let s): "score \(s) is below min_score \(minimumScore)"
+        }
+    }
+
     /// Classifies the buffered stroke: nil when recognized, otherwise why not.
-    private func verdict() -> String? {
+    private func verdict() -> Rejection? {
         var length = 0.0
         var i = 1
         while i < count {
             length += points[i - 1].distance(to: points[i])
             i += 1
         }
-        guard length >= minimumLength else { return "a path of \(Int(length)) px is too short for a stroke" }
+        guard length >= minimumLength else { return .tooShort(length) }
         let n = count
         let found = points.span.withUnsafeBufferPointer { p in
             matcher.match(UnsafeBufferPointer(rebasing: p[0..<n]), in: templates)
         }
-        guard let found else { return "no templates, or a stroke with no shape" }
+        guard let found else { return .noMatch }
         let s = StrokeShape.score(distance: found.distance)
-        guard reportable[found.gesture] else { return "nearest template is \(templates.names[found.gesture])" }
-        guard s >= minimumScore else { return "score \(s) is below min_score \(minimumScore)" }
+        guard reportable[found.gesture] else { return .notReportable(found.gesture) }
+        guard s >= minimumScore else { return .lowScore(s) }
         recognizedGesture = found.gesture
         score = s
         strokeRecognized()
