@@ -37,7 +37,8 @@ public enum StrokeLearning {
         func column(_ name: String) throws(StrokeTemplateFileError) -> Int {
             guard let i = columns.firstIndex(of: name) else {
                 throw StrokeTemplateFileError(
-                    file: file, line: 1, message: "the header has no \"\(name)\" column (needs gesture,t_start_us,t_end_us)")
+                    file: file, line: 1,
+                    message: "the header has no \"\(name)\" column (needs gesture,t_start_us,t_end_us)")
             }
             return i
         }

@@ -147,7 +147,8 @@ extension Strokes {
                 frames: t.frames, panelWidth: t.header.panelWidth, panelHeight: t.header.panelHeight,
                 templates: templates, passes: passes, decide: !noDecide)
             let elapsed = ContinuousClock.now - start
-            print("strokes bench: \(passes) passes, \(r.frames) frames, \(r.moving) moving, \(r.events) events, \(elapsed)")
+            let counts = "\(r.frames) frames, \(r.moving) moving, \(r.events) events"
+            print("strokes bench: \(passes) passes, \(counts), \(elapsed)")
         }
     }
 }

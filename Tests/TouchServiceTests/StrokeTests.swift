@@ -202,7 +202,8 @@ final class StrokeTests: XCTestCase {
             try StrokeLearning.parseLabels("x,gesture,t_end_us,t_start_us\n1,v,20,10\n", file: "l.csv"),
             [StrokeLabel(gesture: "v", start: 10, end: 20)])
         XCTAssertThrowsError(try StrokeLearning.parseLabels("gesture,t_start_us\n", file: "l.csv")) {
-            XCTAssertEqual("\($0)", "l.csv:1: the header has no \"t_end_us\" column (needs gesture,t_start_us,t_end_us)")
+            XCTAssertEqual(
+                "\($0)", "l.csv:1: the header has no \"t_end_us\" column (needs gesture,t_start_us,t_end_us)")
         }
         XCTAssertThrowsError(try StrokeLearning.parseLabels("gesture,t_start_us,t_end_us\nv,1,x\n", file: "l.csv")) {
             XCTAssertTrue("\($0)".hasPrefix("l.csv:2: "))
@@ -214,7 +215,9 @@ final class StrokeTests: XCTestCase {
     func writeBoard(_ recognizer: String, files: [String: String] = [:]) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strokes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        for (name, text) in files {
+            try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
         let board = """
             [panel]
             width = 240
@@ -265,7 +268,8 @@ final class StrokeTests: XCTestCase {
         let missing = boardError(try writeBoard("templates = \"nope.jsonl\""))
         XCTAssertTrue(missing.contains("cannot read template file nope.jsonl"), missing)
         let unknown = boardError(try writeBoard("gestures = [\"chek\"]"))
-        XCTAssertTrue(unknown.contains("no template named \"chek\"") && unknown.contains("did you mean \"check\""), unknown)
+        XCTAssertTrue(unknown.contains("no template named \"chek\""), unknown)
+        XCTAssertTrue(unknown.contains("did you mean \"check\""), unknown)
         let score = boardError(try writeBoard("min_score = 2"))
         XCTAssertTrue(score.contains("min_score"), score)
     }
@@ -287,7 +291,8 @@ final class StrokeTests: XCTestCase {
         let first = try XCTUnwrap(strokes.first)
         XCTAssertTrue(first.hasPrefix("{\"t_us\":"))
         XCTAssertTrue(first.contains("\"recognizer\":\"command\",\"kind\":\"stroke\",\"state\":\"recognized\""), first)
-        XCTAssertNotNil(first.range(of: #","stroke":"(circle|x|star|pigtail)","score":0\.\d+\}"#, options: .regularExpression), first)
+        let tail = #","stroke":"(circle|x|star|pigtail)","score":0\.\d+\}"#
+        XCTAssertNotNil(first.range(of: tail, options: .regularExpression), first)
         XCTAssertFalse(checks[0].contains("\"stroke\""), "checkmark events keep their fields")
         // Byte-identical on a second run.
         let again = CollectingSink()
