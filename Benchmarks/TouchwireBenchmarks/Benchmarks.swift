@@ -41,6 +41,22 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(engine)
     }
 
+    // One decision of a stroke recognizer with the built-in set (16 gestures, 1,436 templates): a
+    // 31-point checkmark resampled, normalised and compared with every template (docs/strokes.md).
+    Benchmark("StrokeDecision_Builtin16") { benchmark in
+        let templates = StrokeTemplateSet.builtIn
+        let down: [Point] = (0...10).map { i in Point(x: 100 + 3 * Double(i), y: 200 + 4 * Double(i)) }
+        let up: [Point] = (1...20).map { i in Point(x: 130 + 5 * Double(i), y: 240 - 7 * Double(i)) }
+        let points = down + up
+        var matcher = StrokeMatcher()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let found = points.withUnsafeBufferPointer { matcher.match($0, in: templates) }
+            blackHole(found)
+        }
+        benchmark.stopMeasurement()
+    }
+
     Benchmark("FrameRing_PushPop") { benchmark in
         let ring = SPSCRing<TouchFrame>(minimumCapacity: 256)
         let frame = TouchFrame(timestamp: .zero, contacts: [Contact(id: 0, x: 1, y: 2), Contact(id: 1, x: 3, y: 4)])

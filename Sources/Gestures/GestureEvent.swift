@@ -31,7 +31,7 @@ public enum GestureState: UInt8, Sendable, BitwiseCopyable, CustomStringConverti
 
 /// The kinds of recognizer a board file can name (`formats.md` §4), plus `control` (S28).
 public enum GestureKind: UInt8, Sendable, BitwiseCopyable, CaseIterable, CustomStringConvertible {
-    case tap, longPress, pan, swipe, pinch, rotation, checkmark, control, custom
+    case tap, longPress, pan, swipe, pinch, rotation, checkmark, control, custom, stroke
 
     public var description: String {
         switch self {
@@ -44,6 +44,7 @@ public enum GestureKind: UInt8, Sendable, BitwiseCopyable, CaseIterable, CustomS
         case .checkmark: "checkmark"
         case .control: "control"
         case .custom: "custom"
+        case .stroke: "stroke"
         }
     }
 
@@ -111,8 +112,10 @@ public struct GestureEvent: Sendable, BitwiseCopyable, Equatable {
     public var translation: Point = .zero
     /// Pan: velocity, px/s.
     public var velocity: Point = .zero
-    /// Pinch: scale since began; rotation: radians since began.
+    /// Pinch: scale since began; rotation: radians since began; stroke and checkmark: the score.
     public var value: Double = 0
+    /// Stroke: the recognized gesture's index in the recognizer's template names (-1: none).
+    public var stroke: Int = -1
     /// Pinch: scale/s; rotation: rad/s.
     public var scalarVelocity: Double = 0
 

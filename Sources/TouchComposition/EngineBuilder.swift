@@ -81,11 +81,17 @@ public enum EngineBuilder {
         case .edgePan(let p):
             return EdgePanGestureRecognizer(
                 name: d.name, edges: p.edges, edgeBand: p.edgeBand * ppp, minimumDistance: p.minDistance * ppp)
+        case .stroke(let p):
+            return StrokeGestureRecognizer(
+                name: d.name, templates: p.templates, gestures: p.gestures, minimumScore: p.minScore,
+                minimumLength: p.minLength * ppp)
         }
     }
 
     /// The names the encoders print for recognizer and region indices.
     public static func names(of engine: GestureEngine) -> EventNames {
-        EventNames(recognizers: engine.recognizers.map(\.name), regions: engine.regions.map(\.name))
+        EventNames(
+            recognizers: engine.recognizers.map(\.name), regions: engine.regions.map(\.name),
+            strokes: engine.recognizers.map { ($0 as? StrokeGestureRecognizer)?.templates.names ?? [] })
     }
 }

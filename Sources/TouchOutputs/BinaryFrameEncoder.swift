@@ -56,6 +56,7 @@ public struct BinaryFrameEncoder: Sendable {
         switch event.kind {
         case .tap: out.append(UInt8(clamping: event.taps))
         case .swipe: out.append(event.direction.rawValue)
+        case .stroke: out.append(UInt8(clamping: max(event.stroke, 0)))
         default: out.append(0)
         }
         appendFixed(event.location.x, 100, to: &out)
@@ -66,6 +67,9 @@ public struct BinaryFrameEncoder: Sendable {
             appendFixed(event.translation.y, 100, to: &out)
             appendFixed(event.velocity.x, 100, to: &out)
             appendFixed(event.velocity.y, 100, to: &out)
+        case .stroke:
+            appendFixed(event.value, 10_000, to: &out)
+            for _ in 0..<3 { appendFixed(0, 1, to: &out) }
         case .pinch, .rotation:
             appendFixed(event.value, 10_000, to: &out)
             appendFixed(event.scalarVelocity, 10_000, to: &out)

@@ -6,7 +6,8 @@ import TouchCore
 /// Pure and deterministic: the same event gives the same bytes on any machine. Keys always
 /// come in the order `t_us, recognizer, kind, state, region, x, y, touches`, followed by the
 /// kind's own fields — tap `taps`; swipe `direction`; pan `translation_x, translation_y,
-/// velocity_x, velocity_y`; pinch `scale, velocity`; rotation `rotation, velocity`; none for
+/// velocity_x, velocity_y`; pinch `scale, velocity`; rotation `rotation, velocity`; stroke
+/// `stroke, score` (the template name, the score to three decimals); none for
 /// long press, checkmark, custom and control. Doubles use Swift's shortest round-trip form
 /// ("233.0"), with NaN/infinity written as 0.0; every line ends in "\n".
 public struct EventJSONEncoder: Sendable {
@@ -59,6 +60,11 @@ public struct EventJSONEncoder: Sendable {
             out.appendDouble(event.value)
             out.appendLiteral(",\"velocity\":")
             out.appendDouble(event.scalarVelocity)
+        case .stroke:
+            out.appendLiteral(",\"stroke\":")
+            names.appendStrokeJSON(recognizer: event.recognizer, stroke: event.stroke, to: &out)
+            out.appendLiteral(",\"score\":")
+            out.appendDouble((event.value * 1000).rounded() / 1000)
         case .longPress, .checkmark, .control, .custom:
             break
         }

@@ -12,10 +12,22 @@ public struct EventNames: Sendable {
     let regionUTF8: [[UInt8]]
     let recognizerJSON: [[UInt8]]
     let regionJSON: [[UInt8]]
+    /// By recognizer index: a stroke recognizer's gesture names (`GestureEvent.stroke` indexes them).
+    public let strokes: [[String]]
+    let strokeJSON: [[[UInt8]]]
 
-    public init(recognizers: [String], regions: [String]) {
+    /// `strokes`: by recognizer index, the template names of stroke recognizers (empty for others).
+    public init(recognizers: [String], regions: [String], strokes: [[String]] = []) {
         self.recognizers = recognizers
         self.regions = regions
+        self.strokes = strokes
+        strokeJSON = strokes.map { names in
+            names.map { name in
+                var out: [UInt8] = []
+                out.appendJSONString(name)
+                return out
+            }
+        }
         recognizerUTF8 = recognizers.map { Array($0.utf8) }
         regionUTF8 = regions.map { Array($0.utf8) }
         recognizerJSON = recognizers.map { name in
@@ -54,6 +66,15 @@ public struct EventNames: Sendable {
             out.append(contentsOf: recognizerJSON[event.recognizer])
         } else {
             out.appendJSONString("#\(event.recognizer)")
+        }
+    }
+
+    /// The stroke's name as a JSON string; `null` when the recognizer has no such name.
+    func appendStrokeJSON(recognizer: Int, stroke: Int, to out: inout [UInt8]) {
+        if strokeJSON.indices.contains(recognizer), strokeJSON[recognizer].indices.contains(stroke) {
+            out.append(contentsOf: strokeJSON[recognizer][stroke])
+        } else {
+            out.appendLiteral("null")
         }
     }
 

@@ -19,6 +19,7 @@ struct Touchwire: ParsableCommand {
             Run.self, Replay.self, Record.self, Validate.self, Probe.self, Calibrate.self, Status.self, Bench.self,
             Plot.self,
             Monitor.self,
+            Strokes.self,
         ]
     )
 }

@@ -1,3 +1,4 @@
+import TouchComposition
 import BoardConfig
 import Gestures
 import TouchService

@@ -32,7 +32,8 @@
 
 /* kinds (payload byte 4) */
 enum { TW_KIND_TAP = 0, TW_KIND_LONG_PRESS = 1, TW_KIND_PAN = 2, TW_KIND_SWIPE = 3, TW_KIND_PINCH = 4,
-       TW_KIND_ROTATION = 5, TW_KIND_CHECKMARK = 6, TW_KIND_CONTROL = 7, TW_KIND_CUSTOM = 8 };
+       TW_KIND_ROTATION = 5, TW_KIND_CHECKMARK = 6, TW_KIND_CONTROL = 7, TW_KIND_CUSTOM = 8,
+       TW_KIND_STROKE = 9 };
 /* states (payload byte 5) */
 enum { TW_STATE_BEGAN = 1, TW_STATE_CHANGED = 2, TW_STATE_ENDED = 3, TW_STATE_CANCELLED = 4,
        TW_STATE_RECOGNIZED = 6 };
@@ -55,9 +56,10 @@ typedef struct {
     uint8_t kind, state, recognizer, region, touches;
     uint8_t taps;        /* tap: number of taps */
     uint8_t direction;   /* swipe: TW_DIR_* */
+    uint8_t stroke;      /* stroke: index of the template name (order of first appearance in the file) */
     int32_t x, y;        /* ×100 px */
     int32_t translation_x, translation_y, velocity_x, velocity_y; /* pan, ×100 */
-    int32_t value, value_velocity; /* pinch scale / rotation rad, and per second, ×10000 */
+    int32_t value, value_velocity; /* pinch scale / rotation rad, and per second; stroke score; ×10000 */
     uint8_t name_length;
     char name[33];       /* the recognizer's board-file name, NUL-terminated */
 } tw_event;
@@ -152,9 +154,11 @@ static inline int tw_event_parse(const tw_frame *f, tw_event *e) {
     e->kind = p[4]; e->state = p[5]; e->recognizer = p[6]; e->region = p[7]; e->touches = p[8];
     e->taps = e->kind == TW_KIND_TAP ? p[9] : 0;
     e->direction = e->kind == TW_KIND_SWIPE ? p[9] : 0;
+    e->stroke = e->kind == TW_KIND_STROKE ? p[9] : 0;
     e->x = tw__i32(p + 10);
     e->y = tw__i32(p + 14);
-    int pan = e->kind == TW_KIND_PAN, scalar = e->kind == TW_KIND_PINCH || e->kind == TW_KIND_ROTATION;
+    int pan = e->kind == TW_KIND_PAN, scalar = e->kind == TW_KIND_PINCH || e->kind == TW_KIND_ROTATION
+        || e->kind == TW_KIND_STROKE;
     e->translation_x = pan ? tw__i32(p + 18) : 0;
     e->translation_y = pan ? tw__i32(p + 22) : 0;
     e->velocity_x = pan ? tw__i32(p + 26) : 0;

@@ -98,7 +98,9 @@ public enum BoardLoader {
         var recognizers: [Located<RecognizerDescription>] = []
         if let items = r.tableArray("recognizer", &log) {
             for (i, t) in items {
-                if let recognizer = RecognizerReader.read(i, t, &log) { recognizers.append(recognizer) }
+                if let recognizer = RecognizerReader.read(i, t, directory: directory, &log) {
+                    recognizers.append(recognizer)
+                }
             }
             if items.isEmpty { log.add("recognizer", "at least one [[recognizer]] is required") }
         } else if !r.has("recognizer") {

@@ -11,7 +11,7 @@ enum RecognizerReader {
     /// Most touches any recognizer may require: `TouchFrame.capacity`.
     static let maxTouches = 10
 
-    static func read(_ index: Int, _ table: [String: TOMLNode], _ log: inout IssueLog)
+    static func read(_ index: Int, _ table: [String: TOMLNode], directory: String = ".", _ log: inout IssueLog)
         -> Located<RecognizerDescription>?
     {
         var r = TableReader(table, path: itemPath("recognizer", index, name: nil))
@@ -24,7 +24,8 @@ enum RecognizerReader {
             kind = isEdgePan ? .pan : GestureKind(boardName: k)
             if kind == nil {
                 let names = [
-                    "tap", "long_press", "pan", "swipe", "pinch", "rotation", "checkmark", EdgePanReader.kindName,
+                    "tap", "long_press", "pan", "swipe", "pinch", "rotation", "checkmark", "stroke",
+                    EdgePanReader.kindName,
                 ]
                 var message = "unknown kind \"\(k)\"; supported: " + names.joined(separator: ", ")
                 if let s = closestMatch(to: k, in: names) { message += " (did you mean \"\(s)\"?)" }
@@ -43,11 +44,11 @@ enum RecognizerReader {
             r.allow(
                 "taps", "touches", "max_movement", "max_interval_ms", "max_tap_distance", "min_duration_ms",
                 "allowable_movement", "min_touches", "max_touches", "min_distance", "direction", "min_velocity",
-                "max_duration_ms", "edges", "edge_band")
+                "max_duration_ms", "edges", "edge_band", "templates", "gestures", "min_score", "min_length")
             r.finish(&log, owner: "a recognizer")
             return nil
         }
-        let parameters = isEdgePan ? EdgePanReader.read(&r, &log) : readParameters(kind, &r, &log)
+        let parameters = isEdgePan ? EdgePanReader.read(&r, &log) : readParameters(kind, directory: directory, &r, &log)
         r.finish(&log, owner: isEdgePan ? "an edge_pan recognizer" : "a \(kind) recognizer")
         guard let name, let region, let parameters else { return nil }
         let recognizer = RecognizerDescription(
@@ -58,7 +59,9 @@ enum RecognizerReader {
 
     /// The kind's keys with their defaults. An invalid key is logged and its default kept, so that
     /// cross-reference checks still see the recognizer; a logged issue always rejects the board.
-    private static func readParameters(_ kind: GestureKind, _ r: inout TableReader, _ log: inout IssueLog)
+    private static func readParameters(
+        _ kind: GestureKind, directory: String, _ r: inout TableReader, _ log: inout IssueLog
+    )
         -> RecognizerParameters?
     {
         let ms = 1...maxMilliseconds
@@ -104,6 +107,7 @@ enum RecognizerReader {
         case .pinch: result = .pinch
         case .rotation: result = .rotation
         case .checkmark: result = .checkmark
+        case .stroke: result = .stroke(StrokeReader.read(directory: directory, &r, &log))
         case .control, .custom: return nil  // not board kinds: GestureKind(boardName:) never yields them
         }
         return result

@@ -72,6 +72,6 @@ public struct BindingDescription: Sendable, Equatable {
 func kindIsContinuous(_ kind: GestureKind) -> Bool {
     switch kind {
     case .longPress, .pan, .pinch, .rotation: true
-    case .tap, .swipe, .checkmark, .control, .custom: false
+    case .tap, .swipe, .checkmark, .control, .custom, .stroke: false
     }
 }

@@ -61,6 +61,23 @@ public struct SwipeParameters: Sendable, Equatable {
     public init() {}
 }
 
+/// `kind = "stroke"` (`StrokeGestureRecognizer`): templates are read and prepared when the board loads.
+public struct StrokeParameters: Sendable, Equatable {
+    /// `templates`: the template file, absolute (resolved against the board file's directory);
+    /// nil for the built-in sixteen shapes of the $1 study.
+    public var templatesPath: String? = nil
+    /// The prepared templates of `templatesPath` (or the built-in set).
+    public var templates: StrokeTemplateSet = .builtIn
+    /// `gestures`: the template names it may report; nil for all.
+    public var gestures: [String]? = nil
+    /// `min_score`, 0…1: below it the stroke is rejected.
+    public var minScore: Double = StrokeGestureRecognizer.defaultMinimumScore
+    /// `min_length`, pt: the shortest path that can be a stroke.
+    public var minLength: Double = 30
+
+    public init() {}
+}
+
 /// A recognizer's kind with its kind-specific parameters.
 public enum RecognizerParameters: Sendable, Equatable {
     case tap(TapParameters)
@@ -75,6 +92,8 @@ public enum RecognizerParameters: Sendable, Equatable {
     case checkmark
     /// `kind = "edge_pan"` (UIScreenEdgePanGestureRecognizer); its events are pan events.
     case edgePan(EdgePanParameters)
+    /// One touch, a drawn shape matched against templates.
+    case stroke(StrokeParameters)
 
     public var kind: GestureKind {
         switch self {
@@ -86,6 +105,7 @@ public enum RecognizerParameters: Sendable, Equatable {
         case .rotation: .rotation
         case .checkmark: .checkmark
         case .edgePan: .pan
+        case .stroke: .stroke
         }
     }
 
@@ -97,8 +117,7 @@ public enum RecognizerParameters: Sendable, Equatable {
         case .pan(let p): p.minTouches
         case .swipe(let p): p.touches
         case .pinch, .rotation: 2
-        case .checkmark: 1
-        case .edgePan: 1
+        case .checkmark, .stroke, .edgePan: 1
         }
     }
 }

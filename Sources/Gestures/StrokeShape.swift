@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+    import Glibc
+#else
+    import Foundation
+#endif
+import TouchCore
+
+/// The normalised form of one stroke that templates and candidates are compared in, and the
+/// distance between two of them. Pure functions on caller-owned buffers: nothing allocates.
+///
+/// A stroke is resampled to `sampleCount` points equally spaced along its path (arc length, so
+/// drawing speed does not matter), then described twice:
+/// - the Protractor vector (Li, CHI 2010): points about their centroid, scaled to unit length;
+///   compared by the closed-form best rotation, bounded here to ±`maximumRotation` so that a
+///   tilted `v` does not become a `check`;
+/// - the box form: points about their bounding box's centre, each axis divided by its own extent,
+///   an extent never less than `thinFraction` of the larger one (a line or a bracket keeps its
+///   proportions instead of blowing its width up into noise); compared point by point.
+///
+/// `distance = protractorAngle + boxWeight × mean point distance`; `score = max(0, 1 − distance)`.
+/// Chosen by leave-one-subject-out accuracy on the shipped $1 logs (`docs/strokes.md`).
+public enum StrokeShape {
+    /// Points per resampled stroke.
+    public static let sampleCount = 32
+    /// Doubles in one prepared shape: the Protractor vector then the box form, x and y interleaved.
+    public static let stride = 4 * sampleCount
+    /// Largest rotation the Protractor comparison may apply, radians (45°).
+    public static let maximumRotation = Double.pi / 4
+    /// Weight of the box-form distance.
+    public static let boxWeight = 0.5
+    /// The smaller box extent is taken as at least this fraction of the larger.
+    public static let thinFraction = 0.2
+
+    /// Writes the prepared shape of `points` (in order, any length) into `out` (`stride` doubles),
+    /// using `scratch` (`2 × sampleCount` doubles). Returns false, leaving `out` undefined, when
+    /// the stroke has no length (a tap, or fewer than two distinct points).
+    public static func prepare(
+        _ points: UnsafeBufferPointer<Point>, into out: UnsafeMutableBufferPointer<Double>,
+        scratch: UnsafeMutableBufferPointer<Double>
+    ) -> Bool {
+        let n = sampleCount
+        precondition(out.count >= stride && scratch.count >= 2 * n, "StrokeShape.prepare: buffers too small")
+        guard resample(points, count: n, into: scratch) else { return false }
+        // Protractor vector.
+        var cx = 0.0, cy = 0.0
+        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+        for k in 0..<n {
+            let x = scratch[2 * k], y = scratch[2 * k + 1]
+            cx += x
+            cy += y
+            minX = min(minX, x)
+            maxX = max(maxX, x)
+            minY = min(minY, y)
+            maxY = max(maxY, y)
+        }
+        cx /= Double(n)
+        cy /= Double(n)
+        var norm = 0.0
+        for k in 0..<n {
+            let x = scratch[2 * k] - cx, y = scratch[2 * k + 1] - cy
+            out[2 * k] = x
+            out[2 * k + 1] = y
+            norm += x * x + y * y
+        }
+        norm = norm.squareRoot()
+        guard norm > 0 else { return false }
+        for k in 0..<(2 * n) { out[k] /= norm }
+        // Box form.
+        let larger = max(maxX - minX, maxY - minY)
+        let w = max(maxX - minX, thinFraction * larger), h = max(maxY - minY, thinFraction * larger)
+        let mx = (minX + maxX) / 2, my = (minY + maxY) / 2
+        for k in 0..<n {
+            out[2 * n + 2 * k] = (scratch[2 * k] - mx) / w
+            out[2 * n + 2 * k + 1] = (scratch[2 * k + 1] - my) / h
+        }
+        return true
+    }
+
+    /// Writes `count` points equally spaced along the path of `points` into `out` (x, y
+    /// interleaved; `2 × count` doubles): the first and last points are kept. False, leaving `out`
+    /// undefined, when the path has no length.
+    public static func resample(
+        _ points: UnsafeBufferPointer<Point>, count n: Int, into out: UnsafeMutableBufferPointer<Double>
+    ) -> Bool {
+        precondition(n >= 2 && out.count >= 2 * n, "StrokeShape.resample: buffer too small")
+        guard points.count >= 2 else { return false }
+        var length = 0.0
+        for i in 1..<points.count { length += points[i - 1].distance(to: points[i]) }
+        guard length > 0, length.isFinite else { return false }
+        // The k-th sample lies k·L/(n−1) along the path.
+        let step = length / Double(n - 1)
+        out[0] = points[0].x
+        out[1] = points[0].y
+        var written = 1
+        var travelled = 0.0  // path length up to points[i-1]
+        var i = 1
+        while i < points.count && written < n - 1 {
+            let a = points[i - 1], b = points[i]
+            let segment = a.distance(to: b)
+            while written < n - 1 && segment > 0 && Double(written) * step <= travelled + segment {
+                let t = (Double(written) * step - travelled) / segment
+                out[2 * written] = a.x + t * (b.x - a.x)
+                out[2 * written + 1] = a.y + t * (b.y - a.y)
+                written += 1
+            }
+            travelled += segment
+            i += 1
+        }
+        while written < n {
+            out[2 * written] = points[points.count - 1].x
+            out[2 * written + 1] = points[points.count - 1].y
+            written += 1
+        }
+        return true
+    }
+
+    /// `points` resampled to `count` points along their path (allocates; for tools), or nil.
+    public static func resampled(_ points: [Point], count: Int) -> [Point]? {
+        var out = [Double](repeating: 0, count: 2 * max(count, 2))
+        let ok = points.withUnsafeBufferPointer { p in
+            out.withUnsafeMutableBufferPointer { resample(p, count: max(count, 2), into: $0) }
+        }
+        guard ok else { return nil }
+        return (0..<max(count, 2)).map { Point(x: out[2 * $0], y: out[2 * $0 + 1]) }
+    }
+
+    /// The distance between two prepared shapes (0 for identical ones).
+    @inlinable
+    public static func distance(_ a: UnsafePointer<Double>, _ b: UnsafePointer<Double>) -> Double {
+        let n = sampleCount
+        var dot = 0.0, cross = 0.0
+        for k in 0..<n {
+            let ax = a[2 * k], ay = a[2 * k + 1], bx = b[2 * k], by = b[2 * k + 1]
+            dot += ax * bx + ay * by
+            cross += ax * by - ay * bx
+        }
+        let angle = Swift.min(Swift.max(atan2(cross, dot), -maximumRotation), maximumRotation)
+        let c = Swift.min(Swift.max(dot * cos(angle) + cross * sin(angle), -1), 1)
+        var box = 0.0
+        for k in n..<(2 * n) {
+            let dx = a[2 * k] - b[2 * k], dy = a[2 * k + 1] - b[2 * k + 1]
+            box += (dx * dx + dy * dy).squareRoot()
+        }
+        return acos(c) + boxWeight * box / Double(n)
+    }
+
+    /// The score reported for a distance: 1 for a perfect match, falling to 0.
+    @inlinable
+    public static func score(distance: Double) -> Double { Swift.max(0, 1 - distance) }
+}

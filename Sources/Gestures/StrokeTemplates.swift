@@ -1,0 +1,118 @@
+import TouchCore
+
+/// One example of a named stroke, as a template file line holds it: the points in the order drawn.
+public struct StrokeTemplate: Sendable, Equatable {
+    public var name: String
+    public var points: [Point]
+
+    public init(name: String, points: [Point]) {
+        self.name = name
+        self.points = points
+    }
+}
+
+/// Templates prepared for matching (`StrokeShape`): done once, when the board loads.
+///
+/// A value type of flat arrays, shared by every recognizer built from it. `names` are the
+/// distinct gesture names in the order they first appear; several templates may share a name
+/// (several prototypes per gesture).
+public struct StrokeTemplateSet: Sendable, Equatable {
+    /// Distinct gesture names.
+    public let names: [String]
+    /// For each template, the index of its name in `names`.
+    public let gestureOfTemplate: [Int]
+    /// `count × StrokeShape.stride` doubles.
+    let shapes: [Double]
+
+    public var count: Int { gestureOfTemplate.count }
+
+    /// No templates: recognizes nothing.
+    public static let empty = StrokeTemplateSet(names: [], gestureOfTemplate: [], shapes: [])
+
+    private init(names: [String], gestureOfTemplate: [Int], shapes: [Double]) {
+        self.names = names
+        self.gestureOfTemplate = gestureOfTemplate
+        self.shapes = shapes
+    }
+
+    /// Why a template cannot be prepared.
+    public struct EmptyStroke: Error, Sendable {
+        /// Index of the template in the list given.
+        public var index: Int
+        public var name: String
+    }
+
+    /// Prepares `templates`. A template whose stroke has no length (a single point) is an error.
+    public init(_ templates: [StrokeTemplate]) throws(EmptyStroke) {
+        var names: [String] = []
+        var indexOf: [String: Int] = [:]
+        var gestures: [Int] = []
+        var shapes = [Double](repeating: 0, count: templates.count * StrokeShape.stride)
+        var scratch = [Double](repeating: 0, count: 2 * StrokeShape.sampleCount)
+        for (i, t) in templates.enumerated() {
+            let ok = t.points.withUnsafeBufferPointer { p in
+                shapes.withUnsafeMutableBufferPointer { s in
+                    scratch.withUnsafeMutableBufferPointer { sc in
+                        let out = UnsafeMutableBufferPointer(rebasing: s[(i * StrokeShape.stride)...])
+                        return StrokeShape.prepare(p, into: out, scratch: sc)
+                    }
+                }
+            }
+            guard ok else { throw EmptyStroke(index: i, name: t.name) }
+            if let k = indexOf[t.name] {
+                gestures.append(k)
+            } else {
+                indexOf[t.name] = names.count
+                gestures.append(names.count)
+                names.append(t.name)
+            }
+        }
+        self.names = names
+        self.gestureOfTemplate = gestures
+        self.shapes = shapes
+    }
+
+    /// The best template for a prepared shape: its gesture's index in `names` and the distance.
+    /// Every template competes; nil when the set is empty. Allocates nothing.
+    public func nearest(_ shape: UnsafePointer<Double>) -> (gesture: Int, distance: Double)? {
+        guard count > 0 else { return nil }
+        return shapes.withUnsafeBufferPointer { s in
+            var best = 0
+            var bestDistance = Double.infinity
+            for t in 0..<count {
+                let d = StrokeShape.distance(shape, s.baseAddress! + t * StrokeShape.stride)
+                if d < bestDistance {
+                    bestDistance = d
+                    best = t
+                }
+            }
+            return (gestureOfTemplate[best], bestDistance)
+        }
+    }
+
+    /// The index of gesture `name` in `names`.
+    public func index(of name: String) -> Int? { names.firstIndex(of: name) }
+
+    /// Wilson's editing: the indices of the templates whose nearest other template belongs to
+    /// another gesture — outliers that would pull strokes of their neighbours' gesture their way.
+    /// Dropping them is what `strokes learn --edit` does. Quadratic in `count` (for tools).
+    public func misfits() -> [Int] {
+        shapes.withUnsafeBufferPointer { s in
+            var out: [Int] = []
+            for i in 0..<count {
+                var best = -1
+                var bestDistance = Double.infinity
+                for j in 0..<count where j != i {
+                    let d = StrokeShape.distance(
+                        s.baseAddress! + i * StrokeShape.stride, s.baseAddress! + j * StrokeShape.stride)
+                    if d < bestDistance {
+                        bestDistance = d
+                        best = j
+                    }
+                }
+                if best >= 0 && gestureOfTemplate[best] != gestureOfTemplate[i] { out.append(i) }
+            }
+            return out
+        }
+    }
+}

@@ -1,0 +1,285 @@
+import Gestures
+import TouchCore
+import TouchTrace
+
+/// One labelled span of a trace: the stroke that begins in `start...end` (µs) is `gesture`.
+public struct StrokeLabel: Sendable, Equatable {
+    public var gesture: String
+    public var start: Int64
+    public var end: Int64
+
+    public init(gesture: String, start: Int64, end: Int64) {
+        self.gesture = gesture
+        self.start = start
+        self.end = end
+    }
+}
+
+/// One finger's stroke in a trace: from the frame it appears in until the frame it lifts.
+public struct TraceStroke: Sendable, Equatable {
+    /// The first and last sample's time, µs.
+    public var start: Int64
+    public var end: Int64
+    public var points: [Point]
+}
+
+/// `touchwire strokes learn` and `strokes test`: strokes out of a trace, labels, and the
+/// confusion of a template set on labelled strokes (through the real recognizer and engine).
+public enum StrokeLearning {
+    /// Parses a labels CSV: a header naming at least `gesture`, `t_start_us` and `t_end_us` (any
+    /// order, extra columns ignored), then one row per stroke. `file` names it in errors.
+    public static func parseLabels(_ text: String, file: String) throws(StrokeTemplateFileError) -> [StrokeLabel] {
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        guard let header = lines.first else { throw StrokeTemplateFileError(file: file, line: 1, message: "empty") }
+        let columns = header.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingSpaces()
+        }
+        func column(_ name: String) throws(StrokeTemplateFileError) -> Int {
+            guard let i = columns.firstIndex(of: name) else {
+                throw StrokeTemplateFileError(
+                    file: file, line: 1,
+                    message: "the header has no \"\(name)\" column (needs gesture,t_start_us,t_end_us)")
+            }
+            return i
+        }
+        let g = try column("gesture"), s = try column("t_start_us"), e = try column("t_end_us")
+        var labels: [StrokeLabel] = []
+        for (i, line) in lines.enumerated().dropFirst() where !line.allSatisfy({ $0 == " " }) {
+            let f = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
+            guard f.count > max(g, s, e) else {
+                throw StrokeTemplateFileError(
+                    file: file, line: i + 1, message: "expected \(columns.count) columns, found \(f.count)")
+            }
+            guard !f[g].isEmpty else {
+                throw StrokeTemplateFileError(file: file, line: i + 1, message: "empty gesture name")
+            }
+            guard let start = Int64(f[s]), let end = Int64(f[e]), start <= end else {
+                throw StrokeTemplateFileError(
+                    file: file, line: i + 1, message: "t_start_us and t_end_us must be integers with start ≤ end")
+            }
+            labels.append(StrokeLabel(gesture: f[g], start: start, end: end))
+        }
+        return labels
+    }
+
+    /// Every single-finger stroke of `frames`: a contact from its first frame to its lift. A frame
+    /// with two or more contacts ends the current stroke and drops it (it is not a unistroke).
+    public static func strokes(in frames: [TouchFrame]) -> [TraceStroke] {
+        var result: [TraceStroke] = []
+        var current: TraceStroke? = nil
+        var spoiled = false
+        for f in frames {
+            if f.isCancel || f.count == 0 {
+                if let c = current, !spoiled { result.append(c) }
+                current = nil
+                spoiled = false
+            } else if f.count > 1 {
+                spoiled = true
+            } else {
+                let p = f[0].position
+                let t = f.timestamp.microseconds
+                if current == nil {
+                    current = TraceStroke(start: t, end: t, points: [p])
+                } else {
+                    current!.end = t
+                    current!.points.append(p)
+                }
+            }
+        }
+        if let c = current, !spoiled { result.append(c) }
+        return result
+    }
+
+    /// Templates from a trace: each stroke whose start lies in a label's span becomes a template
+    /// named by the label; with `name` instead, every stroke becomes a template of that name.
+    /// Strokes with no length (taps) are skipped.
+    public static func templates(frames: [TouchFrame], labels: [StrokeLabel]?, name: String?) -> [StrokeTemplate] {
+        var out: [StrokeTemplate] = []
+        for s in strokes(in: frames) {
+            guard s.points.count >= 2, pathLength(s.points) > 0 else { continue }
+            if let name {
+                out.append(StrokeTemplate(name: name, points: s.points))
+            } else if let label = labels?.first(where: { $0.start <= s.start && s.start <= $0.end }) {
+                out.append(StrokeTemplate(name: label.gesture, points: s.points))
+            }
+        }
+        return out
+    }
+
+    /// `templates` without Wilson's misfits (`StrokeTemplateSet.misfits`): those whose nearest
+    /// other template is of another gesture. Returns the kept templates and how many were dropped.
+    public static func edited(_ templates: [StrokeTemplate]) throws(StrokeTemplateSet.EmptyStroke)
+        -> (templates: [StrokeTemplate], dropped: Int)
+    {
+        let drop = Set(try StrokeTemplateSet(templates).misfits())
+        let kept = templates.enumerated().filter { !drop.contains($0.offset) }.map(\.element)
+        return (kept, drop.count)
+    }
+
+    static func pathLength(_ p: [Point]) -> Double {
+        var sum = 0.0
+        for i in p.indices.dropFirst() { sum += p[i - 1].distance(to: p[i]) }
+        return sum
+    }
+
+    /// Replays `frames` through an engine holding one stroke recognizer with `templates`, and
+    /// tallies, for each label, the gesture recognized at its lift (or "none").
+    public static func evaluate(
+        frames: [TouchFrame], panelWidth: Int, panelHeight: Int, labels: [StrokeLabel], templates: StrokeTemplateSet,
+        minimumScore: Double = StrokeGestureRecognizer.defaultMinimumScore
+    ) -> StrokeConfusion {
+        let root = Region(
+            name: "screen", frame: Rect(x: 0, y: 0, width: Double(panelWidth), height: Double(panelHeight)))
+        let engine = GestureEngine(root: root)
+        let recognizer = StrokeGestureRecognizer(name: "stroke", templates: templates, minimumScore: minimumScore)
+        engine.add(recognizer, to: root)
+        let sink = CollectingSink()
+        engine.sink = sink
+        for f in frames { engine.process(f) }
+        engine.drainTimers()
+        var confusion = StrokeConfusion(templateNames: templates.names)
+        var e = 0
+        for label in labels.sorted(by: { $0.start < $1.start }) {
+            // The recognition comes with the lift: the first empty frame after the stroke.
+            while e < sink.events.count && sink.events[e].time.microseconds < label.start { e += 1 }
+            var predicted: String? = nil
+            if e < sink.events.count, sink.events[e].time.microseconds <= label.end + 100_000 {
+                let s = sink.events[e].stroke
+                predicted = templates.names.indices.contains(s) ? templates.names[s] : nil
+            }
+            confusion.add(truth: label.gesture, predicted: predicted)
+        }
+        return confusion
+    }
+
+    /// `strokes bench`: replays `frames` `passes` times (each pass shifted past the previous one)
+    /// through an engine holding one stroke recognizer. With `decide` false its `min_length` is
+    /// infinite, so every lift fails before matching: the difference between the two runs is the
+    /// cost of the decisions. Returns the frames processed, those with a finger down, and events.
+    public static func replayForCost(
+        frames: [TouchFrame], panelWidth: Int, panelHeight: Int, templates: StrokeTemplateSet, passes: Int,
+        decide: Bool
+    ) -> (frames: Int, moving: Int, events: Int) {
+        let root = Region(
+            name: "screen", frame: Rect(x: 0, y: 0, width: Double(panelWidth), height: Double(panelHeight)))
+        let engine = GestureEngine(root: root)
+        let recognizer = StrokeGestureRecognizer(
+            name: "stroke", templates: templates, minimumLength: decide ? 30 : .infinity)
+        engine.add(recognizer, to: root)
+        let sink = CollectingSink()
+        sink.events.reserveCapacity(4096)
+        engine.sink = sink
+        let span = (frames.last?.timestamp.microseconds ?? 0) + 1_000_000
+        var count = 0, moving = 0, events = 0
+        for pass in 0..<passes {
+            for var f in frames {
+                f.timestamp = f.timestamp.advanced(byMicroseconds: Int64(pass) * span)
+                engine.process(f)
+                count += 1
+                if f.count > 0 { moving += 1 }
+            }
+            events += sink.events.count
+            sink.events.removeAll(keepingCapacity: true)
+        }
+        engine.drainTimers()
+        return (count, moving, events + sink.events.count)
+    }
+
+    final class CollectingSink: GestureEventSink {
+        var events: [GestureEvent] = []
+        func emit(_ event: GestureEvent) { if event.state == .recognized { events.append(event) } }
+    }
+}
+
+/// Counts of (true gesture, recognized gesture or none), with the printed report of `strokes test`.
+public struct StrokeConfusion: Sendable, Equatable {
+    /// Row names: the labelled gestures in order of first appearance.
+    public private(set) var truths: [String] = []
+    /// Column names: the template names, then "none".
+    public let columns: [String]
+    /// counts[row][column].
+    public private(set) var counts: [[Int]] = []
+
+    public init(templateNames: [String]) { columns = templateNames + ["none"] }
+
+    public mutating func add(truth: String, predicted: String?) {
+        var row = truths.firstIndex(of: truth)
+        if row == nil {
+            truths.append(truth)
+            counts.append([Int](repeating: 0, count: columns.count))
+            row = truths.count - 1
+        }
+        let column = predicted.flatMap { columns.firstIndex(of: $0) } ?? columns.count - 1
+        counts[row!][column] += 1
+    }
+
+    /// Strokes of `gesture` and how many were recognized as it.
+    public func recall(of gesture: String) -> (hits: Int, total: Int) {
+        guard let r = truths.firstIndex(of: gesture) else { return (0, 0) }
+        let total = counts[r].reduce(0, +)
+        let hits = columns.firstIndex(of: gesture).map { counts[r][$0] } ?? 0
+        return (hits, total)
+    }
+
+    /// Strokes of other gestures recognized as `gesture`, and how many strokes of other gestures.
+    public func falseAlarms(of gesture: String) -> (count: Int, others: Int) {
+        guard let c = columns.firstIndex(of: gesture) else { return (0, 0) }
+        var n = 0, others = 0
+        for (r, t) in truths.enumerated() where t != gesture {
+            n += counts[r][c]
+            others += counts[r].reduce(0, +)
+        }
+        return (n, others)
+    }
+
+    /// All labelled strokes and those recognized as their own gesture.
+    public var accuracy: (hits: Int, total: Int) {
+        var hits = 0, total = 0
+        for (r, t) in truths.enumerated() {
+            total += counts[r].reduce(0, +)
+            if let c = columns.firstIndex(of: t) { hits += counts[r][c] }
+        }
+        return (hits, total)
+    }
+
+    /// The confusion matrix (rows: truth; columns: recognized, by number), per-gesture accuracy,
+    /// and the overall figure.
+    public var report: String {
+        var out = "confusion (rows: labelled gesture; columns: recognized as)\n"
+        let width = max(12, (truths + columns).map(\.count).max() ?? 0)
+        func pad(_ s: String, _ w: Int) -> String { String(repeating: " ", count: max(0, w - s.count)) + s }
+        func padRight(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - s.count)) }
+        for (i, c) in columns.enumerated() { out += "  \(pad(String(i + 1), 3)) = \(c)\n" }
+        out += padRight("", width)
+        for i in columns.indices { out += pad(String(i + 1), 4) }
+        out += "\n"
+        for (r, t) in truths.enumerated() {
+            out += padRight(t, width)
+            for v in counts[r] { out += pad(v == 0 ? "." : String(v), 4) }
+            out += "\n"
+        }
+        out += "per-gesture accuracy\n"
+        for t in truths {
+            let (h, n) = recall(of: t)
+            out += padRight(t, width) + pad("\(h)/\(n)", 9) + pad(percent(h, n), 9) + "\n"
+        }
+        let (h, n) = accuracy
+        out += padRight("all", width) + pad("\(h)/\(n)", 9) + pad(percent(h, n), 9) + "\n"
+        return out
+    }
+
+    private func percent(_ h: Int, _ n: Int) -> String {
+        guard n > 0 else { return "-" }
+        let tenths = (1000 * h + n / 2) / n
+        return "\(tenths / 10).\(tenths % 10) %"
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingSpaces() -> String {
+        var s = self
+        while s.first == " " { s = s.dropFirst() }
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}

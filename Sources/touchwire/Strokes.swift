@@ -1,0 +1,172 @@
+import TouchComposition
+import ArgumentParser
+import Foundation
+import Gestures
+import TouchService
+import TouchTrace
+
+/// `touchwire strokes learn|test`: make stroke templates from a recorded trace and measure them.
+struct Strokes: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Make stroke templates from a trace, and measure a template set on labelled strokes.",
+        subcommands: [Learn.self, Test.self, Bench.self])
+
+    struct Learn: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Turn the strokes of a trace into a template file (docs/strokes.md).",
+            discussion: """
+                With LABELS.csv (columns gesture,t_start_us,t_end_us; extra columns ignored), every \
+                stroke starting in a labelled span becomes a template of that gesture. With --name, \
+                every stroke of the trace becomes a template of NAME: `touchwire record`, draw the \
+                shape a few times, then `strokes learn TRACE --name NAME -o FILE`.
+                """)
+
+        @Argument(help: "The trace (formats.md §1).")
+        var trace: String
+        @Argument(help: "The labels CSV (omit with --name).")
+        var labels: String?
+        @Option(name: .long, help: "Name every stroke of the trace NAME instead of reading labels.")
+        var name: String?
+        @Option(name: [.short, .long], help: "The template file to write.")
+        var output: String
+        @Flag(name: .long, help: "Append to the template file instead of replacing it.")
+        var append = false
+        @Flag(name: .long, help: "Drop templates (old and new) whose nearest other template is another gesture.")
+        var edit = false
+        @Option(name: .long, help: "Store each template resampled to N points along its path (2…1000).")
+        var resample: Int?
+
+        func validate() throws {
+            if labels == nil && name == nil { throw ValidationError("give LABELS.csv or --name NAME") }
+            if labels != nil && name != nil { throw ValidationError("give LABELS.csv or --name NAME, not both") }
+            if let name, name.isEmpty { throw ValidationError("--name must not be empty") }
+            if let resample, !(2...1000).contains(resample) { throw ValidationError("--resample must be 2…1000") }
+        }
+
+        func run() throws {
+            let t = try readTrace(trace)
+            let l = try labels.map { try readLabels($0) }
+            var templates = StrokeLearning.templates(frames: t.frames, labels: l, name: name)
+            guard !templates.isEmpty else { throw fail("\(trace): no strokes to learn from") }
+            if let resample {
+                templates = templates.compactMap { t in
+                    StrokeShape.resampled(t.points, count: resample).map { StrokeTemplate(name: t.name, points: $0) }
+                }
+            }
+            if append, let old = FileManager.default.contents(atPath: output),
+                !old.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 })
+            {
+                do throws(StrokeTemplateFileError) {
+                    templates = try StrokeTemplateFile.parse(String(decoding: old, as: UTF8.self), file: output)
+                        + templates
+                } catch {
+                    throw fail("\(error)")
+                }
+            }
+            if edit {
+                do throws(StrokeTemplateSet.EmptyStroke) {
+                    let result = try StrokeLearning.edited(templates)
+                    templates = result.templates
+                    print("\(output): dropped \(result.dropped) templates nearest to another gesture")
+                } catch {
+                    throw fail("template \(error.index + 1) (\(error.name)) has no length")
+                }
+            }
+            let text = StrokeTemplateFile.format(templates)
+            guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
+                throw fail("\(output): cannot write the template file")
+            }
+            var counts: [String: Int] = [:]
+            for t in templates { counts[t.name, default: 0] += 1 }
+            let summary = counts.keys.sorted().map { "\($0) \(counts[$0]!)" }.joined(separator: ", ")
+            print("\(output): \(templates.count) templates (\(summary))")
+        }
+    }
+
+    struct Test: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replay labelled strokes through a stroke recognizer; print the confusion matrix.")
+
+        @Argument(help: "The trace (formats.md §1).")
+        var trace: String
+        @Argument(help: "The labels CSV (columns gesture,t_start_us,t_end_us).")
+        var labels: String
+        @Option(name: .long, help: "The template file (default: the built-in sixteen shapes).")
+        var templates: String?
+        @Option(name: .long, help: "min_score of the recognizer (0…1).")
+        var minScore: Double = StrokeGestureRecognizer.defaultMinimumScore
+
+        func validate() throws {
+            guard (0...1).contains(minScore) else { throw ValidationError("--min-score must be within 0…1") }
+        }
+
+        func run() throws {
+            let t = try readTrace(trace)
+            let l = try readLabels(labels)
+            var set = StrokeTemplateSet.builtIn
+            if let templates {
+                guard let data = FileManager.default.contents(atPath: templates) else {
+                    throw fail("\(templates): cannot read the template file")
+                }
+                do {
+                    set = try StrokeTemplateSet(
+                        StrokeTemplateFile.parse(String(decoding: data, as: UTF8.self), file: templates))
+                } catch {
+                    throw fail("\(error)")
+                }
+            }
+            let confusion = StrokeLearning.evaluate(
+                frames: t.frames, panelWidth: t.header.panelWidth, panelHeight: t.header.panelHeight, labels: l,
+                templates: set, minimumScore: minScore)
+            print(confusion.report, terminator: "")
+        }
+    }
+}
+
+extension Strokes {
+    /// For tools/callgrind-strokes: the cost of a stroke recognizer, without threads or output.
+    struct Bench: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replay a trace through one stroke recognizer --passes times (for callgrind).")
+
+        @Argument(help: "The trace (formats.md §1).")
+        var trace: String
+        @Option(name: .long, help: "Passes over the trace (0…100000).")
+        var passes = 1
+        @Flag(name: .long, help: "Never match (min_length infinite): the cost of following the finger alone.")
+        var noDecide = false
+
+        func validate() throws {
+            guard (0...100_000).contains(passes) else { throw ValidationError("--passes must be 0…100000") }
+        }
+
+        func run() throws {
+            let t = try readTrace(trace)
+            let templates = StrokeTemplateSet.builtIn
+            let start = ContinuousClock.now
+            let r = StrokeLearning.replayForCost(
+                frames: t.frames, panelWidth: t.header.panelWidth, panelHeight: t.header.panelHeight,
+                templates: templates, passes: passes, decide: !noDecide)
+            let elapsed = ContinuousClock.now - start
+            let counts = "\(r.frames) frames, \(r.moving) moving, \(r.events) events"
+            print("strokes bench: \(passes) passes, \(counts), \(elapsed)")
+        }
+    }
+}
+
+private func readTrace(_ path: String) throws -> Trace {
+    do throws(TraceError) {
+        return try TraceReader.read(path: path)
+    } catch {
+        throw fail("\(error)")
+    }
+}
+
+private func readLabels(_ path: String) throws -> [StrokeLabel] {
+    guard let data = FileManager.default.contents(atPath: path) else { throw fail("\(path): cannot read labels") }
+    do throws(StrokeTemplateFileError) {
+        return try StrokeLearning.parseLabels(String(decoding: data, as: UTF8.self), file: path)
+    } catch {
+        throw fail("\(error)")
+    }
+}
