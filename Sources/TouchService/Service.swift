@@ -3,6 +3,7 @@ import Foundation
 import Gestures
 import Logging
 import Synchronization
+import SystemPackage
 import TouchCore
 import TouchDrivers
 import TouchLinux
@@ -35,7 +36,15 @@ public final class Service: @unchecked Sendable {
     /// `[realtime]` unless the caller overrides it).
     public var realtime: RealTimeDescription
     /// Where the metrics thread writes the status snapshot (JSON) about once a second; nil: nowhere.
+    /// Written atomically (`AtomicFile`: temporary file + rename, never through a symlink, 0640).
     public var statusFile: String?
+    /// Where the metrics thread writes the snapshot in the Prometheus text format (the board's
+    /// `[metrics] prometheus_file` unless the caller overrides it); nil: nowhere.
+    public var prometheusFile: String?
+    /// Progress, controller state and the test-only hang fault, for supervision (READY, watchdog).
+    public let health = ServiceHealth()
+    /// Boards swapped in by SIGHUP before this service (reported in the status snapshot).
+    public var reloads = 0
     /// With an INT line and no contact for a while, the longest wait for an edge before a
     /// watchdog read. A chip pulses INT for every report while touched, so a missed first edge
     /// is followed by another within one report period; only an idle panel waits this long.
@@ -68,6 +77,7 @@ public final class Service: @unchecked Sendable {
         self.clock = clock
         startedAt = clock()
         realtime = board.realtime
+        prometheusFile = board.metrics.prometheusFile
         metrics = PipelineMetrics(clock: clock)
         engine = try EngineBuilder.build(board)
         frames = FrameQueue(capacity: 256)
@@ -173,7 +183,8 @@ public final class Service: @unchecked Sendable {
             threads: PipelineThread.allCases.map { "\($0) \(sched[$0.rawValue] ?? "not started")" },
             realtime: realtime.summary, warnings: startWarnings.withLock { $0 },
             processCPUSeconds: Double(RealTime.processCPUMicroseconds()) / 1_000_000,
-            residentBytes: RealTime.residentBytes())
+            residentBytes: RealTime.residentBytes(), controllerState: health.controllerState.name,
+            reinitialisations: health.reinitialisations, reloads: reloads)
     }
 
     private var previousSample: (frames: Int, at: Instant)? = nil
@@ -185,17 +196,29 @@ public final class Service: @unchecked Sendable {
         let snap = makeSnapshot(previous: previousSample)
         previousSample = (snap.framesRead, clock())
         latest.withLock { $0 = snap }
-        guard let statusFile, !statusFile.isEmpty else { return }
-        do {
-            try Data((snap.json() + "\n").utf8).write(to: URL(fileURLWithPath: statusFile), options: .atomic)
-        } catch {
-            if !statusFileFailed {
-                statusFileFailed = true
-                logger.warning("status file \(statusFile): cannot write (\(error)); `touchwire status` will not see this service")
+        if let statusFile, !statusFile.isEmpty {
+            do throws(Errno) {
+                try AtomicFile.write((snap.json() + "\n").utf8, to: statusFile)
+            } catch {
+                if !statusFileFailed {
+                    statusFileFailed = true
+                    logger.warning("status file \(statusFile): cannot write (\(error)); `touchwire status` will not see this service")
+                }
+            }
+        }
+        if let prometheusFile, !prometheusFile.isEmpty {
+            do throws(Errno) {
+                try AtomicFile.write(PrometheusFormat.render(snap).utf8, to: prometheusFile, mode: 0o644)
+            } catch {
+                if !prometheusFileFailed {
+                    prometheusFileFailed = true
+                    logger.warning("[metrics] prometheus_file \(prometheusFile): cannot write (\(error)); the service runs on")
+                }
             }
         }
     }
     private var statusFileFailed = false
+    private var prometheusFileFailed = false
 
     /// Low priority, off the pipeline: drains latency samples into the histograms and publishes
     /// the snapshot once a second.
@@ -292,10 +315,16 @@ public final class Service: @unchecked Sendable {
     @inline(__always)
     private func publishDriverCounters() {
         metrics.publishDriver(read: driver.framesRead, queued: driver.framesQueued, errors: driver.readErrors)
+        health.publish(driver.state, reinitialisations: driver.reinitialisations)
     }
 
     private func recognizerLoop() {
         while isRunning {
+            if health.recognizerHung.load(ordering: .relaxed) {  // test-only fault: no progress
+                recognizerWake.wait(microseconds: 1_000_000)
+                continue
+            }
+            health.recognizerTicks.add(1, ordering: .relaxed)
             let now = clock()
             recognizer.step(now: now)
             // Sleep until a frame arrives or the next timer is due (at most a second).

@@ -119,6 +119,8 @@ public enum BoardLoader {
 
         var realtime = RealTimeDescription()
         if let t = r.table("realtime", &log) { realtime = RealTimeReader.read(t, &log) }
+        var metrics = MetricsDescription()
+        if let t = r.table("metrics", &log) { metrics = MetricsReader.read(t, &log) }
 
         r.finish(&log, owner: "a board file")
 
@@ -129,6 +131,7 @@ public enum BoardLoader {
             regions: regions.map(\.value), recognizers: recognizers.map(\.value), outputs: outputs,
             bindings: bindings)
         board.realtime = realtime
+        board.metrics = metrics
         return board
     }
 

@@ -24,6 +24,8 @@ public struct BoardDescription: Sendable, Equatable {
     public var bindings: [BindingDescription]
     /// `[realtime]`: thread scheduling, memory locking, CPU affinity (defaults: none requested).
     public var realtime: RealTimeDescription = RealTimeDescription()
+    /// `[metrics]`: fleet-monitoring outputs (default: none).
+    public var metrics: MetricsDescription = MetricsDescription()
 
     public init(
         name: String, panel: PanelDescription, controller: ControllerDescription?, simulation: SimulationDescription?,
