@@ -54,12 +54,13 @@ public enum PrometheusFormat {
         metric(
             "latency_samples_lost_total", "counter", "Latency samples dropped because the metrics thread lagged.",
             plain("\(s.lostSamples)"))
-        let current = s.controllerState ?? "running"
-        metric(
-            "controller_state", "gauge", "1 for the controller's current state (starting, running, missing).",
-            ControllerStateCode.allCases.map {
-                ("{\(board),state=\"\($0.name)\"}", $0.name == current ? "1" : "0")
-            })
+        if let current = s.controllerState {  // absent in status files of older versions
+            metric(
+                "controller_state", "gauge", "1 for the controller's current state (starting, running, missing).",
+                ControllerStateCode.allCases.map {
+                    ("{\(board),state=\"\($0.name)\"}", $0.name == current ? "1" : "0")
+                })
+        }
         metric(
             "controller_reinitialisations_total", "counter", "Driver re-initialisations after read errors.",
             plain("\(s.reinitialisations ?? 0)"))

@@ -68,6 +68,10 @@ public final class ServiceSupervisor: @unchecked Sendable {
     /// Boards swapped in so far.
     public var reloads: Int { state.withLock { $0.reloads } }
 
+    /// Watchdog checks made so far (each either sent `WATCHDOG=1` or logged that it did not).
+    public var watchdogChecks: Int { checks.load(ordering: .relaxed) }
+    private let checks = Atomic<Int>(0)
+
     /// The outcome of `reload()`.
     public enum ReloadOutcome: Equatable, Sendable {
         /// The board is valid; the swap happens at the next frame boundary.
@@ -183,6 +187,7 @@ public final class ServiceSupervisor: @unchecked Sendable {
                 let now = clock()
                 if let interval, now >= nextCheck {
                     nextCheck = now.advanced(byMicroseconds: interval)
+                    defer { checks.add(1, ordering: .relaxed) }
                     if feeder.shouldFeed(ticks: service.health.recognizerTicks.load(ordering: .relaxed)) {
                         notify("WATCHDOG=1")
                     } else {
