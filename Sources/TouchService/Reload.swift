@@ -90,15 +90,13 @@ public final class ServiceSupervisor: @unchecked Sendable {
         } catch {
             let problems = error.issues.map(\.description)
             for p in problems { logger.error("reload refused: \(p)") }
-            logger.error("reload refused: \(problems.count) problem(s) in \(boardPath); the running board is unchanged")
-            return .refused(problems)
+            return refuse(problems)
         }
         do throws(ServiceError) {
             _ = try EngineBuilder.build(board)
         } catch {
             logger.error("reload refused: \(error)")
-            logger.error("reload refused: 1 problem(s) in \(boardPath); the running board is unchanged")
-            return .refused(["\(error)"])
+            return refuse(["\(error)"])
         }
         notify("RELOADING=1\nSTATUS=reloading \(boardPath)")
         let running = state.withLock { s in
@@ -108,6 +106,14 @@ public final class ServiceSupervisor: @unchecked Sendable {
         running.stop()
         wake.signal()
         return .accepted(board: board.name)
+    }
+
+    /// Logs the summary of a refused reload and shows it in `systemctl status` (STATUS=).
+    private func refuse(_ problems: [String]) -> ReloadOutcome {
+        let summary = "reload refused: \(problems.count) problem(s) in \(boardPath); the running board is unchanged"
+        logger.error("\(summary)")
+        notify("STATUS=\(summary)")
+        return .refused(problems)
     }
 
     /// Stops the running service; `run()` returns once it has finished (SIGINT, SIGTERM).
