@@ -65,7 +65,9 @@ struct Run: ParsableCommand {
 
     @Option(
         name: .long,
-        help: "Where to write the status snapshot that `touchwire status` reads (\"\": nowhere; default: \\$RUNTIME_DIRECTORY or /run/touchwire, file touchwire.status)."
+        help: ArgumentHelp(
+            "Where to write the status snapshot that `touchwire status` reads (\"\": nowhere; default: "
+                + "touchwire.status in $RUNTIME_DIRECTORY, else in /run/touchwire).")
     )
     var statusFile = Run.defaultStatusFile
 
