@@ -23,7 +23,7 @@ journal() { journalctl -u touchwire --no-pager -o cat; }
 echo "INFO systemd $(systemctl --version | head -1 | cut -d' ' -f2) up after $(cut -d' ' -f1 /proc/uptime) s"
 
 # 1. apt installs the package (its dependencies are already in the debootstrap root).
-check "apt install ./touchwire.deb" apt-get install -y --no-download /root/touchwire.deb
+check "apt install ./touchwire.deb" apt-get install -y /root/touchwire.deb
 check "touchwire --version" sh -c 'touchwire --version | grep -E "^touchwire [0-9]+\.[0-9]+\.[0-9]+ \(Swift"'
 check "user touchwire in i2c gpio dialout input" sh -c \
   'id -nG touchwire | tr " " "\n" | sort | tr "\n" " " | grep -qx "dialout gpio i2c input touchwire "'
