@@ -23,7 +23,9 @@ public enum PrometheusFormat {
             [("{\(board),controller=\"\(escape(s.controller))\",pid=\"\(s.pid)\"}", "1")])
         metric("uptime_seconds", "gauge", "Seconds since the service started.", plain(number(s.uptime)))
         metric("frames_read_total", "counter", "Controller reads.", plain("\(s.framesRead)"))
-        metric("frames_per_second", "gauge", "Controller reads per second (last interval).", plain(number(s.framesPerSecond)))
+        metric(
+            "frames_per_second", "gauge", "Controller reads per second (last interval).",
+            plain(number(s.framesPerSecond)))
         metric("frames_queued_total", "counter", "Frames handed to the recognizer.", plain("\(s.framesQueued)"))
         metric("read_errors_total", "counter", "Failed controller reads.", plain("\(s.readErrors)"))
         metric(
@@ -72,7 +74,9 @@ public enum PrometheusFormat {
         return out
     }
 
-    private static func latency(_ out: inout String, _ name: String, _ help: String, _ l: LatencySummary, _ board: String) {
+    private static func latency(
+        _ out: inout String, _ name: String, _ help: String, _ l: LatencySummary, _ board: String
+    ) {
         out += "# HELP touchwire_\(name) \(help)\n# TYPE touchwire_\(name) summary\n"
         for (q, v) in [("0.5", l.p50), ("0.9", l.p90), ("0.99", l.p99), ("0.999", l.p999)] {
             out += "touchwire_\(name){\(board),quantile=\"\(q)\"} \(seconds(v))\n"

@@ -156,8 +156,8 @@ public final class ServiceSupervisor: @unchecked Sendable {
                 s.service = next
                 s.reloads = count
             }
-            logger.notice(
-                "reloaded \(boardPath): board \(board.name), \(next.engine.recognizers.count) recognizers (reload \(count))")
+            let recognizers = next.engine.recognizers.count
+            logger.notice("reloaded \(boardPath): board \(board.name), \(recognizers) recognizers (reload \(count))")
             return true
         } catch {
             logger.error("reload: \(boardPath) could not be started (\(error)); starting the previous board again")

@@ -202,7 +202,9 @@ public final class Service: @unchecked Sendable {
             } catch {
                 if !statusFileFailed {
                     statusFileFailed = true
-                    logger.warning("status file \(statusFile): cannot write (\(error)); `touchwire status` will not see this service")
+                    logger.warning(
+                        "status file \(statusFile): cannot write (\(error)); "
+                            + "`touchwire status` will not see this service")
                 }
             }
         }
@@ -212,7 +214,8 @@ public final class Service: @unchecked Sendable {
             } catch {
                 if !prometheusFileFailed {
                     prometheusFileFailed = true
-                    logger.warning("[metrics] prometheus_file \(prometheusFile): cannot write (\(error)); the service runs on")
+                    logger.warning(
+                        "[metrics] prometheus_file \(prometheusFile): cannot write (\(error)); the service runs on")
                 }
             }
         }

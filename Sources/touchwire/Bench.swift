@@ -144,7 +144,8 @@ struct Status: ParsableCommand {
     @Flag(name: .long, help: "Print the raw JSON snapshot.")
     var json = false
 
-    @Flag(name: .long, help: "Print the snapshot in the Prometheus text format (as [metrics] prometheus_file holds it).")
+    @Flag(
+        name: .long, help: "Print the snapshot in the Prometheus text format (as [metrics] prometheus_file holds it).")
     var prometheus = false
 
     func run() throws {

@@ -85,7 +85,8 @@ final class PrometheusFormatTests: XCTestCase {
             frameRing: RingSummary(capacity: 256, highWater: 2, dropped: 5, other: 1),
             eventRing: RingSummary(capacity: 1024, highWater: 3, dropped: 1, other: 4), eventsWritten: 900,
             readToRecognized: LatencySummary(count: 1100, p50: 8, p90: 12, p99: 30, p999: 55, max: 80, mean: 9.5),
-            readToWrite: LatencySummary(count: 900, p50: 25, p90: 40, p99: 70, p999: 1_250_000, max: 1_500_000, mean: 27.5),
+            readToWrite: LatencySummary(
+                count: 900, p50: 25, p90: 40, p99: 70, p999: 1_250_000, max: 1_500_000, mean: 27.5),
             lostSamples: 0, threads: [], realtime: "", warnings: ["no SCHED_FIFO"], processCPUSeconds: 0.354,
             residentBytes: 8_388_608, controllerState: "missing", reinitialisations: 2, reloads: 1)
     }
@@ -120,7 +121,8 @@ final class PrometheusFormatTests: XCTestCase {
         XCTAssertEqual(value(samples, "touchwire_read_to_recognized_seconds", ["quantile": "0.5"]), 0.000008)
         XCTAssertEqual(value(samples, "touchwire_read_to_write_seconds", ["quantile": "0.999"]), 1.25)
         XCTAssertEqual(value(samples, "touchwire_read_to_recognized_seconds_count"), 1100)
-        XCTAssertEqual(try XCTUnwrap(value(samples, "touchwire_read_to_recognized_seconds_sum")), 0.01045, accuracy: 1e-9)
+        let sum = try XCTUnwrap(value(samples, "touchwire_read_to_recognized_seconds_sum"))
+        XCTAssertEqual(sum, 0.01045, accuracy: 1e-9)
         XCTAssertEqual(value(samples, "touchwire_warnings"), 1)
         XCTAssertEqual(value(samples, "touchwire_resident_bytes"), 8_388_608)
     }

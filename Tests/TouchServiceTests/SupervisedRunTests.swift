@@ -13,7 +13,8 @@ final class SupervisedRunTests: XCTestCase {
         let bundle = Bundle(for: SupervisedRunTests.self).bundleURL
         let candidates = [bundle, bundle.deletingLastPathComponent(), bundle.appendingPathComponent("debug")]
         return candidates.map { $0.appendingPathComponent("touchwire") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? bundle.appendingPathComponent("touchwire")
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+            ?? bundle.appendingPathComponent("touchwire")
     }
 
     /// Runs touchwire to completion: (status, stdout, stderr).
@@ -80,7 +81,8 @@ final class SupervisedRunTests: XCTestCase {
         let printed = try run(["status", "--file", status, "--prometheus"])
         XCTAssertEqual(printed.status, 0, printed.stderr)
         let (samples, _, _) = parsePrometheus(printed.stdout)
-        XCTAssertEqual(samples.first { $0.name == "touchwire_controller_state" && $0.labels["state"] == "running" }?.value, 1)
+        let running = samples.first { $0.name == "touchwire_controller_state" && $0.labels["state"] == "running" }
+        XCTAssertEqual(running?.value, 1)
 
         // SIGHUP with a broken board: refused, shown in STATUS=; then a fixed one: reloaded.
         try good.replacingOccurrences(of: "height = 480", with: "height = -5").write(
@@ -139,7 +141,8 @@ final class SupervisedRunTests: XCTestCase {
         let result = try run(["--version"])
         XCTAssertEqual(result.status, 0)
         XCTAssertTrue(result.stdout.hasPrefix("touchwire "), result.stdout)
-        XCTAssertTrue(result.stdout.range(of: #"^touchwire \d+\.\d+\.\d+ \(Swift \d"#, options: String.CompareOptions.regularExpression) != nil,
-            result.stdout)
+        let pattern = #"^touchwire \d+\.\d+\.\d+ \(Swift \d"#
+        let match = result.stdout.range(of: pattern, options: String.CompareOptions.regularExpression)
+        XCTAssertNotNil(match, result.stdout)
     }
 }

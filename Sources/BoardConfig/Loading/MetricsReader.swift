@@ -9,7 +9,8 @@ enum MetricsReader {
             } else if !path.hasSuffix(".prom") || path.hasSuffix("/.prom") {
                 log.add(
                     r.keyPath("prometheus_file"),
-                    "must name a file ending in .prom (node_exporter's textfile collector reads only those), got \"\(path)\"")
+                    "must name a file ending in .prom (node_exporter's textfile collector reads only those), "
+                        + "got \"\(path)\"")
             } else {
                 d.prometheusFile = path
             }
