@@ -202,9 +202,8 @@ public final class Service: @unchecked Sendable {
             } catch {
                 if !statusFileFailed {
                     statusFileFailed = true
-                    logger.warning(
-                        "status file \(statusFile): cannot write (\(error)); "
-                            + "`touchwire status` will not see this service")
+                    let why = "cannot write (\(error)); `touchwire status` will not see this service"
+                    logger.warning("status file \(statusFile): \(why)")
                 }
             }
         }

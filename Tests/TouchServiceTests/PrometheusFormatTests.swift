@@ -96,7 +96,7 @@ final class PrometheusFormatTests: XCTestCase {
     }
 
     /// What a fleet dashboard reads: every figure of the status block, parsed back from the text.
-    func testRenderingParsesBackToTheSnapshotFigures() {
+    func testRenderingParsesBackToTheSnapshotFigures() throws {
         let (samples, types, helps) = parsePrometheus(PrometheusFormat.render(snapshot()))
         XCTAssertFalse(samples.isEmpty)
         for s in samples {
