@@ -137,6 +137,23 @@ final class SupervisedRunTests: XCTestCase {
         XCTAssertEqual(stderr.components(separatedBy: "cannot write").count - 1, 1, stderr)
     }
 
+    /// A board with errors at start: exit status 2, each error once on stderr (the journal), no READY.
+    func testBoardWithErrorsAtStartExitsNonZeroNamingEachErrorOnce() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let file = dir.appendingPathComponent("board.toml")
+        try simulatedBoardText(script: "demo", recognizers: ["tap"])
+            .replacingOccurrences(of: "width = 800", with: "width = 0")
+            .replacingOccurrences(of: "kind = \"tap\"", with: "kind = \"tapp\"")
+            .write(to: file, atomically: true, encoding: .utf8)
+        let result = try run(["run", "--board", file.path, "--status-file", ""])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, result.stderr)
+        XCTAssertEqual(Set(lines).count, lines.count, "each error once: \(result.stderr)")
+        XCTAssertTrue(lines.contains { $0.contains("\(file.path): panel.width") }, result.stderr)
+        XCTAssertTrue(lines.contains { $0.contains("\(file.path): recognizer[0] \"tap\".kind") }, result.stderr)
+    }
+
     func testVersion() throws {
         let result = try run(["--version"])
         XCTAssertEqual(result.status, 0)
