@@ -198,13 +198,23 @@ public struct MetricsSnapshot: Codable, Sendable, Equatable {
     public var warnings: [String]
     public var processCPUSeconds: Double
     public var residentBytes: Int
+    /// "starting", "running" or "missing" (absent in snapshots of older versions).
+    public var controllerState: String?
+    /// Driver re-initialisations after repeated read errors (absent in older snapshots).
+    public var reinitialisations: Int?
+    /// Boards swapped in by SIGHUP since the process started (absent in older snapshots).
+    public var reloads: Int?
 
     public init(
         board: String, controller: String, pid: Int32, uptime: Double, updated: Double, framesRead: Int,
         framesPerSecond: Double, framesQueued: Int, readErrors: Int, frameRing: RingSummary, eventRing: RingSummary,
         eventsWritten: Int, readToRecognized: LatencySummary, readToWrite: LatencySummary, lostSamples: Int,
-        threads: [String], realtime: String, warnings: [String], processCPUSeconds: Double, residentBytes: Int
+        threads: [String], realtime: String, warnings: [String], processCPUSeconds: Double, residentBytes: Int,
+        controllerState: String? = nil, reinitialisations: Int? = nil, reloads: Int? = nil
     ) {
+        self.controllerState = controllerState
+        self.reinitialisations = reinitialisations
+        self.reloads = reloads
         self.board = board
         self.controller = controller
         self.pid = pid

@@ -3,6 +3,7 @@ import Foundation
 import Gestures
 import Logging
 import Synchronization
+import SystemPackage
 import TouchCore
 import TouchDrivers
 import TouchLinux
@@ -36,8 +37,16 @@ public final class Service: @unchecked Sendable {
     /// Thread scheduling, memory locking and CPU affinity applied by `run()` (the board's
     /// `[realtime]` unless `ServiceSettings.realtime` overrides it).
     public let realtime: RealTimeDescription
-    /// Where the metrics thread writes the status snapshot (`ServiceSettings.statusFile`).
+    /// Where the metrics thread writes the status snapshot (`ServiceSettings.statusFile`), written
+    /// atomically (`AtomicFile`: temporary file + rename, never through a symlink, 0640).
     public let statusFile: String?
+    /// Where the metrics thread writes the snapshot in the Prometheus text format
+    /// (`ServiceSettings.prometheusFile`, else the board's `[metrics] prometheus_file`); nil: nowhere.
+    public let prometheusFile: String?
+    /// Progress, controller state and the test-only hang fault, for supervision (READY, watchdog).
+    public let health = ServiceHealth()
+    /// Boards swapped in by SIGHUP before this service (`ServiceSettings.reloads`; in the status snapshot).
+    public let reloads: Int
     /// `ServiceSettings.idleInterruptWatchdogMicroseconds`.
     public let idleInterruptWatchdogMicroseconds: Int64
     private let clock: @Sendable () -> Instant
@@ -68,6 +77,8 @@ public final class Service: @unchecked Sendable {
         startedAt = clock()
         realtime = settings.realtime ?? board.realtime
         statusFile = settings.statusFile
+        prometheusFile = settings.prometheusFile ?? board.metrics.prometheusFile
+        reloads = settings.reloads
         idleInterruptWatchdogMicroseconds = settings.idleInterruptWatchdogMicroseconds
         metrics = PipelineMetrics(clock: clock)
         self.engine = engine
@@ -171,7 +182,8 @@ public final class Service: @unchecked Sendable {
             threads: PipelineThread.allCases.map { "\($0) \(sched[$0.rawValue] ?? "not started")" },
             realtime: realtime.summary, warnings: startWarnings.withLock { $0 },
             processCPUSeconds: Double(RealTime.processCPUMicroseconds()) / 1_000_000,
-            residentBytes: RealTime.residentBytes())
+            residentBytes: RealTime.residentBytes(), controllerState: health.controllerState.name,
+            reinitialisations: health.reinitialisations, reloads: reloads)
     }
 
     private var previousSample: (frames: Int, at: Instant)? = nil
@@ -189,17 +201,31 @@ public final class Service: @unchecked Sendable {
         let snap = makeSnapshot(previous: previousSample)
         previousSample = (snap.framesRead, clock())
         latest.withLock { $0 = snap }
-        guard let statusFile, !statusFile.isEmpty else { return }
-        do {
-            try Data((snap.json() + "\n").utf8).write(to: URL(fileURLWithPath: statusFile), options: .atomic)
-        } catch {
-            if !statusFileFailed {
-                statusFileFailed = true
-                logger.warning("status file \(statusFile): cannot write (\(error)); `touchwire status` will not see this service")
+        if let statusFile, !statusFile.isEmpty {
+            do throws(Errno) {
+                try AtomicFile.write((snap.json() + "\n").utf8, to: statusFile)
+            } catch {
+                if !statusFileFailed {
+                    statusFileFailed = true
+                    let why = "cannot write (\(error)); `touchwire status` will not see this service"
+                    logger.warning("status file \(statusFile): \(why)")
+                }
+            }
+        }
+        if let prometheusFile, !prometheusFile.isEmpty {
+            do throws(Errno) {
+                try AtomicFile.write(PrometheusFormat.render(snap).utf8, to: prometheusFile, mode: 0o644)
+            } catch {
+                if !prometheusFileFailed {
+                    prometheusFileFailed = true
+                    logger.warning(
+                        "[metrics] prometheus_file \(prometheusFile): cannot write (\(error)); the service runs on")
+                }
             }
         }
     }
     private var statusFileFailed = false
+    private var prometheusFileFailed = false
 
     /// Low priority, off the pipeline: drains latency samples into the histograms and publishes
     /// the snapshot once a second.
@@ -291,10 +317,16 @@ public final class Service: @unchecked Sendable {
     @inline(__always)
     private func publishDriverCounters() {
         metrics.publishDriver(read: driver.framesRead, queued: driver.framesQueued, errors: driver.readErrors)
+        health.publish(driver.state, reinitialisations: driver.reinitialisations)
     }
 
     private func recognizerLoop() {
         while isRunning {
+            if health.recognizerHung.load(ordering: .relaxed) {  // test-only fault: no progress
+                recognizerWake.wait(microseconds: 1_000_000)
+                continue
+            }
+            health.recognizerTicks.add(1, ordering: .relaxed)
             let now = clock()
             recognizer.step(now: now)
             // Sleep until a frame arrives or the next timer is due (at most a second).

@@ -11,13 +11,19 @@ public struct ServiceSettings: Sendable {
     /// watchdog read. A chip pulses INT for every report while touched, so a missed first edge
     /// is followed by another within one report period; only an idle panel waits this long.
     public var idleInterruptWatchdogMicroseconds: Int64
+    /// Where to write the Prometheus text snapshot; nil: the board's `[metrics] prometheus_file`.
+    public var prometheusFile: String?
+    /// Boards swapped in by SIGHUP before this service (`ServiceSupervisor`), for the status snapshot.
+    public var reloads: Int
 
     public init(
         realtime: RealTimeDescription? = nil, statusFile: String? = nil,
-        idleInterruptWatchdogMicroseconds: Int64 = 1_000_000
+        idleInterruptWatchdogMicroseconds: Int64 = 1_000_000, prometheusFile: String? = nil, reloads: Int = 0
     ) {
         self.realtime = realtime
         self.statusFile = statusFile
+        self.prometheusFile = prometheusFile
+        self.reloads = reloads
         self.idleInterruptWatchdogMicroseconds = idleInterruptWatchdogMicroseconds
     }
 }

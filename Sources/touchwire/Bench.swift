@@ -145,6 +145,10 @@ struct Status: ParsableCommand {
     @Flag(name: .long, help: "Print the raw JSON snapshot.")
     var json = false
 
+    @Flag(
+        name: .long, help: "Print the snapshot in the Prometheus text format (as [metrics] prometheus_file holds it).")
+    var prometheus = false
+
     func run() throws {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw fail("no status at \(file): is `touchwire run` running (with --status-file \(file))?")
@@ -154,6 +158,10 @@ struct Status: ParsableCommand {
         }
         if json {
             print(snap.json())
+            return
+        }
+        if prometheus {
+            print(PrometheusFormat.render(snap), terminator: "")
             return
         }
         let now = Date().timeIntervalSince1970

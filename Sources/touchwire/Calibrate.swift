@@ -143,10 +143,11 @@ struct Calibrate: ParsableCommand {
             throw fail("\(board): the edited file does not carry the new calibration; left unchanged")
         }
         do {
-            // Not atomic on purpose: writing through the existing file keeps its owner and mode.
-            try Data(edited.utf8).write(to: URL(fileURLWithPath: board))
+            // Atomic: a new file in the same directory, renamed over the board file (never through
+            // a symlink); it keeps the old file's permission bits (its owner becomes the caller).
+            try AtomicFile.write(edited.utf8, to: board, mode: AtomicFile.permissions(of: board) ?? 0o644)
         } catch {
-            throw fail("\(board): cannot write: \(error.localizedDescription)")
+            throw fail("\(board): cannot write: \(error) (left unchanged)")
         }
         let reloaded = try loadBoard(board)
         guard reloaded.controller?.calibration == calibration.pointercal else {

@@ -15,6 +15,7 @@ struct Touchwire: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "touchwire",
         abstract: "Capacitive touch panel → UIKit-style gestures → GPIO, UART and JSON lines.",
+        version: Version.text,
         subcommands: [
             Run.self, Replay.self, Record.self, Validate.self, Probe.self, Calibrate.self, Status.self, Bench.self,
             Plot.self,
@@ -69,27 +70,48 @@ struct Run: ParsableCommand {
     @Flag(name: .long, help: "Log why each recognizer failed, waited or was cancelled (costs time per frame).")
     var explain = false
 
-    @Option(name: .long, help: "Where to write the status snapshot that `touchwire status` reads (\"\": nowhere).")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Where to write the status snapshot that `touchwire status` reads (\"\": nowhere; default: "
+                + "touchwire.status in $RUNTIME_DIRECTORY, else in /run/touchwire).")
+    )
     var statusFile = Run.defaultStatusFile
 
     @OptionGroup var realtimeFlags: RealTimeFlags
 
-    static let defaultStatusFile = "/tmp/touchwire.status"
+    @Option(name: .long, help: .hidden)
+    var testFault: TestFault?
+
+    /// `touchwire.status` in the runtime directory (`$RUNTIME_DIRECTORY`, else /run/touchwire).
+    static var defaultStatusFile: String { RuntimePaths.statusFile(ProcessInfo.processInfo.environment) }
 
     func run() throws {
         let description = try loadBoard(board)
         let realtime = try realtimeFlags.resolve(description)
         let logger = makeLogger(verbose: verbose)
-        let service: Service
+        let environment = ProcessInfo.processInfo.environment
+        let notify = NotifyChannel(environment: environment)
+        let (statusFile, explain, testFault, flags) = (statusFile, explain, testFault, realtimeFlags)
+        let supervisor: ServiceSupervisor
         do throws(ServiceError) {
-            let settings = ServiceSettings(realtime: realtime, statusFile: statusFile.isEmpty ? nil : statusFile)
-            service = try Service(board: description, logger: logger, settings: settings)
+            supervisor = try ServiceSupervisor(
+                board: description, boardPath: board, logger: logger,
+                watchdogMicroseconds: NotifyChannel.watchdogMicroseconds(environment),
+                notify: { notify.send($0) }
+            ) { b, reloads throws(ServiceError) in
+                let settings = ServiceSettings(
+                    realtime: b == description ? realtime : ((try? flags.resolve(b)) ?? b.realtime),
+                    statusFile: statusFile.isEmpty ? nil : statusFile, reloads: reloads)
+                let service = try Service(board: b, logger: logger, settings: settings)
+                if explain { service.engine.diagnostics = { d in logger.info("why: \(d)") } }
+                if testFault == .hangRecognizer { service.health.injectRecognizerHang() }
+                return service
+            }
         } catch {
             throw fail("\(error)")
         }
-        if explain {
-            service.engine.diagnostics = { d in logger.info("why: \(d)") }
-        }
+        signal(SIGHUP, SIG_IGN)
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
@@ -97,7 +119,7 @@ struct Run: ParsableCommand {
         var sources: [any DispatchSourceSignal] = []
         let usr1 = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .global())
         usr1.setEventHandler {
-            let block = service.latestSnapshot?.render() ?? "touchwire status: no snapshot yet\n"
+            let block = supervisor.current.latestSnapshot?.render() ?? "touchwire status: no snapshot yet\n"
             FileHandle.standardError.write(Data(block.utf8))
         }
         usr1.resume()
@@ -106,14 +128,21 @@ struct Run: ParsableCommand {
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
                 logger.info("signal \(sig == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
-                service.stop()
+                notify.send("STOPPING=1")
+                supervisor.stop()
             }
             source.resume()
             sources.append(source)
         }
-        service.run()
+        // SIGHUP (systemctl reload): re-read the board; one with errors is refused (Reload.swift).
+        let hup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        hup.setEventHandler { supervisor.reload() }
+        hup.resume()
+        sources.append(hup)
+        let ok = supervisor.run()
         sources.forEach { $0.cancel() }
-        if let file = service.statusFile { try? FileManager.default.removeItem(atPath: file) }
+        if let file = supervisor.current.statusFile { try? FileManager.default.removeItem(atPath: file) }
+        if !ok { throw ExitCode(1) }
     }
 }
 

@@ -129,6 +129,8 @@ public enum BoardLoader {
 
         var realtime = RealTimeDescription()
         if let t = r.table("realtime", &log) { realtime = RealTimeReader.read(t, &log) }
+        var metrics = MetricsDescription()
+        if let t = r.table("metrics", &log) { metrics = MetricsReader.read(t, &log) }
 
         r.finish(&log, owner: "a board file")
 
@@ -142,6 +144,7 @@ public enum BoardLoader {
         board.commandBindings = commandBindings
         board.exec = exec
         board.passthrough = passthrough
+        board.metrics = metrics
         return board
     }
 

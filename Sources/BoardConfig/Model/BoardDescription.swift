@@ -30,6 +30,8 @@ public struct BoardDescription: Sendable, Equatable {
     public var exec: ExecDescription = ExecDescription()
     /// `[passthrough]`, nil when absent.
     public var passthrough: PassthroughDescription?
+    /// `[metrics]`: fleet-monitoring outputs (default: none).
+    public var metrics: MetricsDescription = MetricsDescription()
 
     public init(
         name: String, panel: PanelDescription, controller: ControllerDescription?, simulation: SimulationDescription?,

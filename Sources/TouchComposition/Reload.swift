@@ -1,0 +1,220 @@
+import BoardConfig
+import Foundation
+import Logging
+import Synchronization
+import TouchCore
+import TouchLinux
+import TouchService
+
+/// `touchwire run` as a supervised service: runs a `Service`, tells the service manager when it
+/// is ready, feeds its watchdog while the pipeline advances, and swaps boards on SIGHUP.
+///
+/// - **READY**: `READY=1` is sent once the controller answers (the outputs were opened by the
+///   `Service` initializer, so a started service has them), and again after each reload.
+/// - **Watchdog**: with `watchdogMicroseconds` (`$WATCHDOG_USEC`), `WATCHDOG=1` is sent every
+///   `WatchdogFeeder.checkInterval` while `ServiceHealth.recognizerTicks` advances, never
+///   otherwise: a stuck recognizer loop is killed by systemd and restarted (`Restart=`).
+/// - **Reload** (`reload()`): the board file is read and checked again (`BoardLoader`,
+///   `EngineBuilder`). A board with errors is refused: each problem is logged with file and key
+///   and the running service is not touched. A valid board is swapped in at a frame boundary:
+///   the running pipeline stops after its current frame, touches still down are cancelled (every
+///   gesture ends), every GPIO line goes inactive and is released, the outputs are flushed; then
+///   a new `Service` opens the new board's controller (re-initialising the driver), outputs and
+///   lines. Should the new board fail to open (a line busy, a device missing), that is logged and
+///   the previous board is started again.
+public final class ServiceSupervisor: @unchecked Sendable {
+    // @unchecked Sendable: mutable state is behind `state`; `notify` is a Sendable closure.
+
+    /// Builds (and opens) a service for a board, given how many boards were swapped in before it
+    /// (for `ServiceSettings.reloads`); `touchwire run` passes `Service.init` plus its command-line
+    /// settings, tests pass simulated GPIO and an injected clock.
+    public typealias Factory = (BoardDescription, _ reloads: Int) throws(ServiceError) -> Service
+
+    public let boardPath: String
+    public let logger: Logger
+    /// `$WATCHDOG_USEC` (nil: no watchdog).
+    public let watchdogMicroseconds: Int64?
+    private let make: Factory
+    private let notify: @Sendable (String) -> Void
+    private let clock: @Sendable () -> Instant
+    private let wake = Wakeup()
+
+    private struct State {
+        var service: Service
+        var pending: BoardDescription?
+        var stopping = false
+        var reloads = 0
+    }
+    private let state: Mutex<State>
+
+    /// Opens the first service for `board` (loaded from `boardPath`). `notify` sends one
+    /// sd_notify message (no-op outside systemd).
+    public init(
+        board: BoardDescription, boardPath: String, logger: Logger, watchdogMicroseconds: Int64? = nil,
+        notify: @escaping @Sendable (String) -> Void = { _ in },
+        clock: @escaping @Sendable () -> Instant = { MonotonicClock.now() },
+        make: @escaping Factory
+    ) throws(ServiceError) {
+        self.boardPath = boardPath
+        self.logger = logger
+        self.watchdogMicroseconds = watchdogMicroseconds
+        self.make = make
+        self.notify = notify
+        self.clock = clock
+        state = Mutex(State(service: try make(board, 0)))
+    }
+
+    /// The service running now (changes on a successful reload).
+    public var current: Service { state.withLock { $0.service } }
+
+    /// Boards swapped in so far.
+    public var reloads: Int { state.withLock { $0.reloads } }
+
+    /// Watchdog checks made so far (each either sent `WATCHDOG=1` or logged that it did not).
+    public var watchdogChecks: Int { checks.load(ordering: .relaxed) }
+    private let checks = Atomic<Int>(0)
+
+    /// The outcome of `reload()`.
+    public enum ReloadOutcome: Equatable, Sendable {
+        /// The board is valid; the swap happens at the next frame boundary.
+        case accepted(board: String)
+        /// The board has errors (each logged); nothing changed.
+        case refused([String])
+    }
+
+    /// Re-reads `boardPath` (SIGHUP). See the type's documentation.
+    @discardableResult
+    public func reload() -> ReloadOutcome {
+        logger.notice("reload: reading \(boardPath)")
+        let board: BoardDescription
+        do throws(BoardFileError) {
+            board = try BoardLoader.load(path: boardPath)
+        } catch {
+            let problems = error.issues.map(\.description)
+            for p in problems { logger.error("reload refused: \(p)") }
+            return refuse(problems)
+        }
+        do throws(ServiceError) {
+            _ = try EngineBuilder.build(board)
+        } catch {
+            logger.error("reload refused: \(error)")
+            return refuse(["\(error)"])
+        }
+        notify("RELOADING=1\nSTATUS=reloading \(boardPath)")
+        let running = state.withLock { s in
+            s.pending = board
+            return s.service
+        }
+        running.stop()
+        wake.signal()
+        return .accepted(board: board.name)
+    }
+
+    /// Logs the summary of a refused reload and shows it in `systemctl status` (STATUS=).
+    private func refuse(_ problems: [String]) -> ReloadOutcome {
+        let summary = "reload refused: \(problems.count) problem(s) in \(boardPath); the running board is unchanged"
+        logger.error("\(summary)")
+        notify("STATUS=\(summary)")
+        return .refused(problems)
+    }
+
+    /// Stops the running service; `run()` returns once it has finished (SIGINT, SIGTERM).
+    public func stop() {
+        let running = state.withLock { s in
+            s.stopping = true
+            return s.service
+        }
+        running.stop()
+        wake.signal()
+    }
+
+    /// Runs services until `stop()`: the first, then one per accepted reload. Returns false if
+    /// neither a reloaded board nor the previous one could be opened again (the error is logged).
+    public func run() -> Bool {
+        while true {
+            let service = current
+            let watcher = startWatcher(for: service)
+            service.run()
+            watcher.finish()
+            let (stopping, pending) = state.withLock { s in
+                let p = s.pending
+                s.pending = nil
+                return (s.stopping, p)
+            }
+            if stopping { return true }
+            guard let pending else { continue }  // stopped without a reason (cannot happen): run on
+            if !swap(to: pending, from: service) { return false }
+        }
+    }
+
+    /// Opens `board`; on failure reopens the board `previous` was running.
+    private func swap(to board: BoardDescription, from previous: Service) -> Bool {
+        let count = state.withLock { $0.reloads } + 1
+        do throws(ServiceError) {
+            let next = try make(board, count)
+            state.withLock { s in
+                s.service = next
+                s.reloads = count
+            }
+            let recognizers = next.engine.recognizers.count
+            logger.notice("reloaded \(boardPath): board \(board.name), \(recognizers) recognizers (reload \(count))")
+            return true
+        } catch {
+            logger.error("reload: \(boardPath) could not be started (\(error)); starting the previous board again")
+        }
+        do throws(ServiceError) {
+            let again = try make(previous.board, count - 1)
+            state.withLock { $0.service = again }
+            return true
+        } catch {
+            logger.critical("reload: the previous board could not be started again either (\(error)); exiting")
+            return false
+        }
+    }
+
+    /// A thread that, while `service` runs, sends READY=1 once its controller answers, feeds the
+    /// watchdog while its recognizer advances, and re-sends `stop()` for a stop or reload that
+    /// arrived before the service had started (so neither is ever lost).
+    private func startWatcher(for service: Service) -> Watcher {
+        let watcher = Watcher()
+        let thread = Thread { [self] in
+            var readySent = false
+            var feeder = WatchdogFeeder()
+            let interval = watchdogMicroseconds.map(WatchdogFeeder.checkInterval(forWatchdogMicroseconds:))
+            var nextCheck = clock()
+            while !watcher.isFinished {
+                if !readySent && service.health.controllerAnswering {
+                    readySent = true
+                    notify("READY=1\nSTATUS=board \(service.board.name): running")
+                    logger.info("ready: controller answering, outputs open")
+                }
+                let now = clock()
+                if let interval, now >= nextCheck {
+                    nextCheck = now.advanced(byMicroseconds: interval)
+                    defer { checks.add(1, ordering: .relaxed) }
+                    if feeder.shouldFeed(ticks: service.health.recognizerTicks.load(ordering: .relaxed)) {
+                        notify("WATCHDOG=1")
+                    } else {
+                        logger.warning("watchdog: the recognizer loop has not advanced; not feeding the watchdog")
+                    }
+                }
+                if state.withLock({ $0.stopping || $0.pending != nil }) { service.stop() }
+                wake.wait(microseconds: 100_000)
+            }
+            watcher.done.signal()
+        }
+        thread.name = "touchwire-supervisor"
+        thread.start()
+        return watcher
+    }
+
+    private final class Watcher: Sendable {
+        let finished = Atomic<Bool>(false)
+        let done = Wakeup()
+        var isFinished: Bool { finished.load(ordering: .relaxed) }
+        func finish() {
+            finished.store(true, ordering: .relaxed)
+            done.wait(microseconds: nil)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+#!/bin/bash
+# Runs inside the Debian 12 VM of tools/vm/package-test, as a oneshot unit after multi-user:
+# the .deb installed with apt, then the service as systemd supervises it. One "PASS name" or
+# "FAIL name: why" line per check on the console; "TESTS DONE" at the end, then power off.
+exec >/dev/ttyS0 2>&1
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin SYSTEMD_PAGER= SYSTEMD_COLORS=0
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1"; }
+check() { # name command...
+  local name=$1; shift
+  if "$@" >/tmp/check.out 2>&1; then pass "$name"; else fail "$name: $(tr '\n' '|' </tmp/check.out | head -c 400)"; fi
+}
+# Waits up to $1 s for the command to succeed.
+wait_for() {
+  local limit=$1; shift
+  local i
+  for ((i = 0; i < limit * 5; i++)); do "$@" >/dev/null 2>&1 && return 0; sleep 0.2; done
+  return 1
+}
+board=/etc/touchwire/board.toml
+mainpid() { systemctl show -p MainPID --value touchwire; }
+journal() { journalctl -u touchwire --no-pager -o cat; }
+echo "INFO systemd $(systemctl --version | head -1 | cut -d' ' -f2) up after $(cut -d' ' -f1 /proc/uptime) s"
+
+# 1. apt installs the package (its dependencies are already in the debootstrap root).
+check "apt install ./touchwire.deb" apt-get install -y /root/touchwire.deb
+check "touchwire --version" sh -c 'touchwire --version | grep -E "^touchwire [0-9]+\.[0-9]+\.[0-9]+ \(Swift"'
+check "user touchwire in i2c gpio dialout input" sh -c \
+  'id -nG touchwire | tr " " "\n" | sort | tr "\n" " " | grep -qx "dialout gpio i2c input touchwire "'
+check "board.toml is a conffile" sh -c 'dpkg-query -W -f="\${Conffiles}" touchwire | grep -q "/etc/touchwire/board.toml"'
+check "man page and completions" test -f /usr/share/man/man1/touchwire.1.gz -a \
+  -f /usr/share/bash-completion/completions/touchwire -a -f /usr/share/zsh/vendor-completions/_touchwire \
+  -a -f /usr/share/fish/vendor_completions.d/touchwire.fish
+
+# 2. The service: active (READY=1 received) on the simulated default board, as user touchwire.
+if wait_for 90 sh -c '[ "$(systemctl is-active touchwire)" = active ]'; then
+  pass "service active after install"
+else
+  fail "service active after install: $(systemctl is-active touchwire); $(journal | tail -15 | tr '\n' '|')"
+fi
+check "runs as user touchwire" sh -c '[ "$(ps -o user= -p "$(systemctl show -p MainPID --value touchwire)")" = touchwire ]'
+check "status file in /run/touchwire, 0640, owned by touchwire" wait_for 20 sh -c \
+  '[ "$(stat -c "%a %U" /run/touchwire/touchwire.status)" = "640 touchwire" ]'
+check "touchwire status reads /run/touchwire" sh -c 'touchwire status | grep -q "^touchwire status: board board"'
+check "touchwire status --prometheus" sh -c 'touchwire status --prometheus | grep -q "^touchwire_controller_state{board=\"board\",state=\"running\"} 1"'
+
+# 3. Reload: a broken board is refused (service unchanged), a fixed one is taken.
+pid=$(mainpid)
+cp "$board" /root/board.good
+sed -i 's/^width = 800 .*/width = "wide"/' "$board"
+systemctl reload touchwire
+if wait_for 20 sh -c 'journalctl -u touchwire -o cat | grep -q "reload refused: /etc/touchwire/board.toml: panel.width"'; then
+  pass "broken board refused, problem logged with file and key"
+else
+  fail "broken board refused: $(journal | tail -8 | tr '\n' '|')"
+fi
+check "refused reload keeps the service running" sh -c \
+  "[ \"\$(systemctl is-active touchwire)\" = active ] && [ \"\$(systemctl show -p MainPID --value touchwire)\" = $pid ]"
+cp /root/board.good "$board"
+sed -i 's/^loop = false .*/loop = true/' "$board"
+systemctl reload touchwire
+if wait_for 30 sh -c 'journalctl -u touchwire -o cat | grep -q "reloaded /etc/touchwire/board.toml"'; then
+  pass "fixed board reloaded"
+else
+  fail "fixed board reloaded: $(journal | tail -8 | tr '\n' '|')"
+fi
+check "reload kept the process" sh -c \
+  "[ \"\$(systemctl is-active touchwire)\" = active ] && [ \"\$(systemctl show -p MainPID --value touchwire)\" = $pid ]"
+
+# 4. A hung pipeline (test-only fault) stops feeding the watchdog: systemd kills and restarts it.
+mkdir -p /etc/systemd/system/touchwire.service.d
+cat >/etc/systemd/system/touchwire.service.d/hang.conf <<'CONF'
+[Service]
+ExecStart=
+ExecStart=/usr/bin/touchwire run --board /etc/touchwire/board.toml --test-fault hang-recognizer
+WatchdogSec=4s
+CONF
+systemctl daemon-reload
+systemctl restart touchwire
+before=$(systemctl show -p NRestarts --value touchwire)
+if wait_for 60 sh -c "[ \"\$(systemctl show -p NRestarts --value touchwire)\" -gt $before ]"; then
+  pass "hung pipeline restarted by the watchdog"
+else
+  fail "hung pipeline restarted by the watchdog: NRestarts $(systemctl show -p NRestarts --value touchwire); $(journalctl -u touchwire -o cat | tail -6 | tr '\n' '|')"
+fi
+check "journal names the watchdog" sh -c 'journalctl -u touchwire -o cat | grep -qi "watchdog timeout"'
+rm -r /etc/systemd/system/touchwire.service.d
+systemctl daemon-reload
+systemctl restart touchwire
+check "healthy again without the fault" wait_for 60 sh -c '[ "$(systemctl is-active touchwire)" = active ]'
+
+# 5. systemd's own rating of the installed unit.
+score=$(systemd-analyze security touchwire 2>&1 | sed -n 's/.*Overall exposure level for touchwire.service: \([0-9.]*\).*/\1/p')
+echo "INFO systemd-analyze security touchwire: ${score:-no score}"
+if [ -n "$score" ] && awk -v s="$score" 'BEGIN { exit !(s <= 2.0) }'; then
+  pass "systemd-analyze security touchwire: $score <= 2.0"
+else
+  fail "systemd-analyze security touchwire: ${score:-no score} (limit 2.0)"
+fi
+
+# 6. Stop: clean exit, status file removed.
+systemctl stop touchwire
+check "stopped cleanly" sh -c '[ "$(systemctl show -p Result --value touchwire)" = success ]'
+check "status file removed on stop" test ! -e /run/touchwire/touchwire.status
+echo "INFO journal tail: $(journal | tail -5 | tr '\n' '|')"
+echo "TESTS DONE"
+sync
+systemctl poweroff --force --force
