@@ -26,7 +26,9 @@ enum OutputFactory {
                 channels.append(
                     OutputChannel(
                         name: "stdout", encoding: .json(EventJSONEncoder(names: names)),
-                        sink: stdout ?? StandardOutputSink()))
+                        sink: stdout
+                            ?? StandardOutputSink(
+                                mode: .nonBlocking, log: { [logger] message in logger.notice("\(message)") })))
             case .uart(let u):
                 let sink: UARTSink
                 do throws(SerialError) {

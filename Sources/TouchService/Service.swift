@@ -84,6 +84,7 @@ public final class Service: @unchecked Sendable {
         output = OutputStage(
             events: events.ring, channels: channels, gpio: lines, recognizerSlots: engine.recognizers.count)
         output.metrics = metrics
+        output.log = { [logger] message in logger.warning("\(message)") }
         let setup = try ControllerFactory.make(board, start: clock())
         pollIntervalMicroseconds = setup.pollIntervalMicroseconds
         driver = DriverStage(
@@ -128,6 +129,7 @@ public final class Service: @unchecked Sendable {
         if engine.hasTouchesDown { engine.process(.cancel(at: now)) }
         output.drain(clock: clock)
         output.flush()
+        for c in output.channels { (c.sink as? StandardOutputSink)?.restoreBlocking() }
         publishSnapshot()
         logger.info("\(statusLine)")
     }

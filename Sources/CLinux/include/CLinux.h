@@ -37,6 +37,11 @@ int tw_pty_name(int fd, char *buf, size_t len);
 /// `pipe2(fds, O_CLOEXEC)` (a GNU extension Swift's Glibc module does not export).
 int tw_pipe_cloexec(int fds[2]);
 
+/// `fcntl(fd, F_GETFL)` (fcntl is variadic, which Swift cannot call).
+int tw_fcntl_getfl(int fd);
+/// `fcntl(fd, F_SETFL, flags)`.
+int tw_fcntl_setfl(int fd, int flags);
+
 #endif
 
 #ifndef TOUCHWIRE_GPIO_SHIMS
