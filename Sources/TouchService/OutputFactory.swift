@@ -102,7 +102,8 @@ enum OutputFactory {
         }
         let log: (String) -> Void = { [logger] message in logger.notice("\(message)") }
         // The in-memory chip "sim": level changes are logged so a simulated board shows what a relay would do.
-        let memory = SimulatedGPIO(chips: [BindingDescription.simulatedChip: 64])
+        let memory = SimulatedGPIO(
+            chips: [BindingDescription.simulatedChip: BindingDescription.simulatedChipLines])
         memory.keepsHistory = false
         var levels: [GPIOLineID: Bool] = [:]
         memory.onOutputChange = { id, active, _ in
