@@ -84,9 +84,6 @@ struct Run: ParsableCommand {
         if explain {
             service.engine.diagnostics = { d in logger.info("why: \(d)") }
         }
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        signal(SIGPIPE, SIG_IGN)
         signal(SIGUSR1, SIG_IGN)
         var sources: [any DispatchSourceSignal] = []
         let usr1 = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .global())
@@ -96,14 +93,10 @@ struct Run: ParsableCommand {
         }
         usr1.resume()
         sources.append(usr1)
-        for sig in [SIGINT, SIGTERM] {
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler {
-                logger.info("signal \(sig == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
-                service.stop()
-            }
-            source.resume()
-            sources.append(source)
+        // Every terminating signal (TerminatingSignals) stops the service the way SIGTERM does.
+        sources += TerminatingSignals.install { name in
+            logger.info("signal \(name): stopping")
+            service.stop()
         }
         service.run()
         sources.forEach { $0.cancel() }
@@ -162,6 +155,9 @@ struct Validate: ParsableCommand {
                 let board = try BoardLoader.load(path: file)
                 do throws(ServiceError) {
                     _ = try EngineBuilder.build(board)
+                    // A simulated controller is built as `run` builds it (its script read and
+                    // checked), so validate rejects every simulated board run would reject.
+                    if board.controller?.bus == .simulated { _ = try ControllerFactory.make(board, start: .zero) }
                     print("\(file): ok (\(board.regions.count) regions, \(board.recognizers.count) recognizers)")
                 } catch {
                     bad += 1

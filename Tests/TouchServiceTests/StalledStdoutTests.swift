@@ -1,4 +1,5 @@
 import BoardConfig
+import SystemPackage
 import Foundation
 import TouchCore
 import TouchLinux
@@ -12,10 +13,10 @@ func fillPipe(_ fd: FileDescriptor) throws {
     let was = try DescriptorIO.setNonBlocking(fd, true)
     let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 4096)
     while true {
-        do throws(Errno) {
+        do {
             _ = try chunk.withUnsafeBytes { try DescriptorIO.write(fd, $0) }
         } catch {
-            XCTAssertEqual(error, .resourceTemporarilyUnavailable)
+            XCTAssertEqual(error as? Errno, .resourceTemporarilyUnavailable)
             break
         }
     }
@@ -80,7 +81,7 @@ final class StalledStdoutTests: XCTestCase {
         try DescriptorIO.setNonBlocking(pipe.readEnd.descriptor, true)
         func drain() throws {
             while true {
-                do throws(Errno) {
+                do {
                     let n = try buffer.withUnsafeMutableBytes { try pipe.readEnd.read(into: $0) }
                     if n == 0 { return }
                     received += buffer[..<n]
@@ -108,8 +109,8 @@ final class StalledStdoutTests: XCTestCase {
         var logs: [String] = []
         let sink = StandardOutputSink(descriptor: pipe.writeEnd.descriptor, mode: .nonBlocking, log: { logs.append($0) })
         sink.write(Array("a\n".utf8))
-        let readEnd = pipe.readEnd
-        pipe.readEnd = DescriptorHandle(adopting: -1)
+        var readEnd = DescriptorHandle(adopting: -1)
+        swap(&readEnd, &pipe.readEnd)
         try readEnd.close()
         for _ in 0..<10 { sink.write(Array("b\n".utf8)) }
         XCTAssertTrue(sink.isClosed)
