@@ -30,10 +30,14 @@ enum TOMLCrashScreen {
         let tooManyParts =
             "a key with more than \(BoardInputBounds.maximumKeyParts) dotted parts (BoardInputBounds.maximumKeyParts)"
 
-        func starts(_ q: String, at k: Int) -> Bool {
-            let qs = Array(q.unicodeScalars)
-            guard k + qs.count <= n else { return false }
-            return Array(s[k..<k + qs.count]) == qs
+        /// True when `q` (ASCII) starts at `k`; compares in place, without allocating.
+        func starts(_ q: StaticString, at k: Int) -> Bool {
+            let count = q.utf8CodeUnitCount
+            guard k + count <= n else { return false }
+            return q.withUTF8Buffer { bytes in
+                for j in 0..<count where s[k + j].value != UInt32(bytes[j]) { return false }
+                return true
+            }
         }
         func isBlank(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" }
         func isBareKey(_ c: Unicode.Scalar) -> Bool {
@@ -64,7 +68,7 @@ enum TOMLCrashScreen {
                 keyParts = 1
             }
             if starts("\"\"\"", at: i) || starts("'''", at: i) {
-                let quote = c == "\"" ? "\"\"\"" : "'''"
+                let quote: StaticString = c == "\"" ? "\"\"\"" : "'''"
                 i += 3
                 while i < n && !starts(quote, at: i) {
                     if s[i] == "\n" { line += 1 }
