@@ -162,6 +162,16 @@ final class RobustCommandLineTests: XCTestCase {
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: status), "the service never started")
         kill(process.processIdentifier, signalNumber)
+        // A guard against a hang, not a verdict: a service that ignores the signal fails here.
+        var left = 600
+        while process.isRunning && left > 0 {
+            usleep(100_000)
+            left -= 1
+        }
+        if process.isRunning {
+            XCTFail("\(name) did not stop the service")
+            kill(process.processIdentifier, SIGKILL)
+        }
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationReason, .exit, "\(name) killed the service:\n\(stderr)")
