@@ -54,7 +54,8 @@ public enum StatusFileReader {
         ]
         for (name, value, range) in checks where !(value.isFinite && range.contains(value)) {
             throw StatusFileError(
-                "\(file): \(name) is \(value), outside \(range.lowerBound)…\(range.upperBound); not a status this service wrote")
+                "\(file): \(name) is \(value), outside \(range.lowerBound)…\(range.upperBound); "
+                    + "not a status this service wrote")
         }
         let counts: [(String, Int)] = [
             ("framesRead", snap.framesRead), ("framesQueued", snap.framesQueued), ("readErrors", snap.readErrors),

@@ -167,7 +167,8 @@ enum BindingReader {
         if chip == BindingDescription.simulatedChip && line >= BindingDescription.simulatedChipLines {
             log.add(
                 joinPath(path, "line"),
-                "must be in 0…\(BindingDescription.simulatedChipLines - 1) on the in-memory chip \"sim\", got \(line)")
+                "must be in 0…\(BindingDescription.simulatedChipLines - 1) on the in-memory chip \"sim\", "
+                    + "got \(line)")
             return nil
         }
         return GPIOLineDescription(chip: chip, line: line, activeLow: activeLow)

@@ -43,7 +43,8 @@ public enum BoardLoader {
         var log = IssueLog(file: file)
         if text.utf8.count > BoardInputBounds.maximumFileBytes {
             log.add(
-                "", "board file is \(text.utf8.count) bytes, more than the limit of \(BoardInputBounds.maximumFileBytes)")
+                "",
+                "board file is \(text.utf8.count) bytes, more than the limit of \(BoardInputBounds.maximumFileBytes)")
             throw BoardFileError(issues: log.issues)
         }
         let root: [String: TOMLNode]

@@ -120,7 +120,9 @@ enum TOMLCrashScreen {
                         }
                     } else if s[k] == "." {
                         parts += 1
-                        if parts > BoardInputBounds.maximumKeyParts { return (line, "TOML: a table header " + tooManyParts) }
+                        if parts > BoardInputBounds.maximumKeyParts {
+                            return (line, "TOML: a table header " + tooManyParts)
+                        }
                     }
                     k += 1
                 }
