@@ -27,7 +27,8 @@ final class InvariantSink: LineSink {
     func write(_ line: UnsafeRawBufferPointer) {
         events += 1
         let parts = line.split(separator: UInt8(ascii: " "), maxSplits: 2)
-        guard parts.count == 3, let time = Int64(String(decoding: parts[2], as: UTF8.self)) else {
+        let last = parts.count == 3 ? parts[2].prefix { $0 != UInt8(ascii: "\n") } : []
+        guard parts.count == 3, let time = Int64(String(decoding: last, as: UTF8.self)) else {
             return violation("unparsable line")
         }
         let afterLift = !touchesDown() && (liftThisTick.map { time >= $0 } ?? true)
