@@ -2,6 +2,8 @@
 // touchwire — capacitive touch panel → gestures → GPIO / UART, for Linux single-board computers.
 import PackageDescription
 
+import class Foundation.ProcessInfo
+
 let package = Package(
     name: "touchwire",
     products: [
@@ -150,3 +152,22 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Coverage-guided fuzz targets (libFuzzer; docs/RELIABILITY.md). Declared only when tools/fuzz
+// sets TOUCHWIRE_FUZZ, and built into their own scratch path (.build-fuzz) with
+// -sanitize=fuzzer,address, so the normal build and test never see them.
+if ProcessInfo.processInfo.environment["TOUCHWIRE_FUZZ"] != nil {
+    let fuzzSettings: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
+    package.targets += [
+        .executableTarget(
+            name: "FuzzDecoders", dependencies: ["TouchDrivers", "TouchCore"], path: "Fuzz/FuzzDecoders",
+            swiftSettings: fuzzSettings),
+        .executableTarget(
+            name: "FuzzTrace", dependencies: ["TouchTrace", "TouchCore"], path: "Fuzz/FuzzTrace",
+            swiftSettings: fuzzSettings),
+        .executableTarget(
+            name: "FuzzBoard", dependencies: ["BoardConfig"], path: "Fuzz/FuzzBoard", swiftSettings: fuzzSettings),
+        .executableTarget(
+            name: "FuzzStatus", dependencies: ["TouchService"], path: "Fuzz/FuzzStatus", swiftSettings: fuzzSettings),
+    ]
+}

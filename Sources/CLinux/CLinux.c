@@ -42,6 +42,10 @@ int tw_pty_name(int fd, char *buf, size_t len) { return ptsname_r(fd, buf, len);
 
 int tw_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
+int tw_fcntl_getfl(int fd) { return fcntl(fd, F_GETFL); }
+
+int tw_fcntl_setfl(int fd, int flags) { return fcntl(fd, F_SETFL, flags); }
+
 #include <sched.h>
 #include <sys/resource.h>
 

@@ -27,7 +27,9 @@ enum OutputFactory {
                 channels.append(
                     OutputChannel(
                         name: "stdout", encoding: .json(EventJSONEncoder(names: names)),
-                        sink: stdout ?? StandardOutputSink()))
+                        sink: stdout
+                            ?? StandardOutputSink(
+                                mode: .nonBlocking, log: { [logger] message in logger.notice("\(message)") })))
             case .uart(let u):
                 let sink: UARTSink
                 do throws(SerialError) {
@@ -103,7 +105,8 @@ enum OutputFactory {
         }
         let log: (String) -> Void = { [logger] message in logger.notice("\(message)") }
         // The in-memory chip "sim": level changes are logged so a simulated board shows what a relay would do.
-        let memory = SimulatedGPIO(chips: [BindingDescription.simulatedChip: 64])
+        let memory = SimulatedGPIO(
+            chips: [BindingDescription.simulatedChip: BindingDescription.simulatedChipLines])
         memory.keepsHistory = false
         var levels: [GPIOLineID: Bool] = [:]
         memory.onOutputChange = { id, active, _ in

@@ -102,6 +102,19 @@ public enum DescriptorIO {
         }
     }
 
+    /// Sets or clears `O_NONBLOCK` on the open file description behind `fd` and returns whether
+    /// it was set before (so the caller can put it back: the description may be shared with the
+    /// shell that started the process). The corresponding C function is `fcntl` (F_GETFL/F_SETFL).
+    @discardableResult
+    public static func setNonBlocking(_ fd: FileDescriptor, _ on: Bool) throws(Errno) -> Bool {
+        let flags = try system_getStatusFlags(fd.rawValue).get()
+        let was = flags & O_NONBLOCK != 0
+        if was != on {
+            try system_setStatusFlags(fd.rawValue, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK).get()
+        }
+        return was
+    }
+
     /// Reads once into `buffer`; returns the count, 0 at end of file. EINTR is retried.
     /// The corresponding C function is `read`.
     public static func read(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {

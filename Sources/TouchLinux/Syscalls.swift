@@ -62,6 +62,17 @@ func system_poll(_ fd: CInt, events: Int16, timeoutMilliseconds: Int) -> Result<
     return valueOrErrno(retryOnInterrupt: true) { poll(&pfd, 1, timeout) }.map { n in n == 0 ? 0 : pfd.revents }
 }
 
+/// fcntl(2) F_GETFL: the file status flags (`O_NONBLOCK`, `O_APPEND`, …) of the open file
+/// description behind `fd`. The corresponding C function is `fcntl`.
+func system_getStatusFlags(_ fd: CInt) -> Result<CInt, Errno> {
+    valueOrErrno(retryOnInterrupt: true) { tw_fcntl_getfl(fd) }
+}
+
+/// fcntl(2) F_SETFL. The corresponding C function is `fcntl`.
+func system_setStatusFlags(_ fd: CInt, _ flags: CInt) -> Result<Void, Errno> {
+    valueOrErrno(retryOnInterrupt: true) { tw_fcntl_setfl(fd, flags) }.map { _ in () }
+}
+
 /// pipe2(2) with O_CLOEXEC: (read end, write end). The corresponding C function is `pipe2`.
 func system_pipe() -> Result<(CInt, CInt), Errno> {
     var fds: [CInt] = [-1, -1]

@@ -28,42 +28,173 @@ extension LineSink {
 /// JSON lines on standard output (`formats.md` §2: stdout carries nothing else).
 ///
 /// Each line is handed to write(2) as soon as it arrives — "flushed per line", so a consumer
-/// reading the pipe sees whole events without delay. Partial writes are completed; a
-/// non-blocking descriptor that stays full for `timeoutMilliseconds`, or an error such as EPIPE,
-/// loses the line and is counted in `failedLines` (the first failure is logged).
+/// reading the pipe sees whole events without delay. Two modes:
+///
+/// - `.blocking` (replay, tools): partial writes are completed and a full pipe is waited for,
+///   so no line is ever lost while the reader lives; the output is byte-identical every run.
+/// - `.nonBlocking` (`touchwire run`): the sink sets `O_NONBLOCK` on the descriptor (and puts
+///   the old flag back in `restoreBlocking()` or deinit, since the open file description may be
+///   shared with the shell). It never waits: a line the pipe takes only part of keeps its tail
+///   (`isBackedUp`), sent first by the next `write`/`flush`, so the reader only ever sees whole
+///   lines; while a tail waits, new lines are lost whole and counted in `failedLines` (logged
+///   once per dropping spell). A reader that stops reading therefore costs lines on stdout,
+///   never a stalled GPIO/UART output or a stuck shutdown.
+///
+/// Closed stdout: after a write error other than "full" (EPIPE once the reader is gone, as in
+/// `touchwire run | head -1`, or EBADF/EIO) the sink is `isClosed`: it logs once and makes no
+/// further write calls; later lines are counted in `failedLines`. The service keeps running:
+/// GPIO and UART outputs are the point of it, and stdout is only one observer.
 public final class StandardOutputSink: LineSink {
+    /// How the sink treats a full descriptor; see the type's documentation.
+    public enum Mode: Sendable { case blocking, nonBlocking }
     /// The descriptor written to (not owned: never closed by the sink).
     public let descriptor: FileDescriptor
-    /// How long one line may wait for a full descriptor.
+    public let mode: Mode
+    /// `.blocking` only: how long one line may wait when the descriptor is non-blocking and full.
     public let timeoutMilliseconds: Int
-    /// Lines that could not be written.
+    /// Lines lost: the reader was not keeping up, stdout is closed, or a write failed.
     public private(set) var failedLines = 0
     /// Lines written completely.
     public private(set) var writtenLines = 0
     /// The error of the latest failed line.
     public private(set) var lastError: Errno?
-    private let log: (String) -> Void
+    /// True after a write error that ends stdout for good (EPIPE, EBADF, …): no more writes are tried.
+    public private(set) var isClosed = false
+    /// Bytes of the current line still to send (`.nonBlocking`).
+    public var pendingByteCount: Int { pending.count - pendingStart }
+    public var isBackedUp: Bool { !isClosed && pendingByteCount > 0 }
 
-    /// A sink on `descriptor` (standard output unless told otherwise).
+    private let log: (String) -> Void
+    private var pending: [UInt8] = []
+    private var pendingStart = 0
+    private var dropping = false
+    private var restoreFlagTo: Bool?
+
+    /// A sink on `descriptor` (standard output unless told otherwise). In `.nonBlocking` mode
+    /// `O_NONBLOCK` is set now; if that fails the sink logs it and stays blocking.
     public init(
-        descriptor: FileDescriptor = .standardOutput, timeoutMilliseconds: Int = 1000,
+        descriptor: FileDescriptor = .standardOutput, mode: Mode = .blocking, timeoutMilliseconds: Int = 1000,
         log: @escaping (String) -> Void = StandardError.log
     ) {
         self.descriptor = descriptor
+        self.mode = mode
         self.timeoutMilliseconds = timeoutMilliseconds
         self.log = log
+        if mode == .nonBlocking {
+            pending.reserveCapacity(512)
+            do throws(Errno) {
+                let was = try DescriptorIO.setNonBlocking(descriptor, true)
+                if !was { restoreFlagTo = false }
+            } catch {
+                log("stdout: cannot make it non-blocking (\(error)); a reader that stops may delay outputs")
+            }
+        }
     }
 
-    /// The corresponding C function is `write` (and `poll` while the descriptor is full).
+    deinit { restoreBlocking() }
+
+    /// Puts back the descriptor's blocking flag as it was before `init` (idempotent).
+    public func restoreBlocking() {
+        guard let flag = restoreFlagTo else { return }
+        restoreFlagTo = nil
+        _ = try? DescriptorIO.setNonBlocking(descriptor, flag)
+    }
+
+    /// The corresponding C function is `write` (and `poll` in `.blocking` mode while full).
     public func write(_ line: UnsafeRawBufferPointer) {
-        do throws(Errno) {
-            try DescriptorIO.writeAll(descriptor, line, timeoutMilliseconds: timeoutMilliseconds)
-            writtenLines += 1
-        } catch {
-            if lastError == nil { log("stdout: cannot write events (\(error)); dropping lines") }
-            lastError = error
+        guard !line.isEmpty else { return }
+        guard !isClosed else {
             failedLines += 1
+            return
         }
+        if mode == .blocking {
+            do throws(Errno) {
+                try DescriptorIO.writeAll(descriptor, line, timeoutMilliseconds: timeoutMilliseconds)
+                writtenLines += 1
+            } catch {
+                fail(error)
+            }
+            return
+        }
+        if pendingByteCount > 0 {
+            sendPending()
+            if pendingByteCount > 0 || isClosed {
+                drop()
+                return
+            }
+        }
+        var written = 0
+        while written < line.count {
+            switch Result(catching: { () throws(Errno) in
+                try DescriptorIO.write(descriptor, UnsafeRawBufferPointer(rebasing: line[written...]))
+            }) {
+            case .success(let n): written += n
+            case .failure(let e) where e == .resourceTemporarilyUnavailable || e == .wouldBlock:
+                pending.removeAll(keepingCapacity: true)
+                pendingStart = 0
+                pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[written...]))
+                return
+            case .failure(let e):
+                fail(e)
+                return
+            }
+        }
+        lineDone()
+    }
+
+    /// Sends the waiting tail of a line, if any.
+    public func flush() {
+        if pendingByteCount > 0 && !isClosed { sendPending() }
+    }
+
+    private func sendPending() {
+        while pendingByteCount > 0 {
+            let result = pending.withUnsafeBytes { raw in
+                Result(catching: { () throws(Errno) in
+                    try DescriptorIO.write(descriptor, UnsafeRawBufferPointer(rebasing: raw[pendingStart...]))
+                })
+            }
+            switch result {
+            case .success(let n): pendingStart += n
+            case .failure(let e) where e == .resourceTemporarilyUnavailable || e == .wouldBlock: return
+            case .failure(let e):
+                pending.removeAll(keepingCapacity: true)
+                pendingStart = 0
+                fail(e)
+                return
+            }
+        }
+        pending.removeAll(keepingCapacity: true)
+        pendingStart = 0
+        lineDone()
+    }
+
+    private func lineDone() {
+        writtenLines += 1
+        if dropping {
+            dropping = false
+            log("stdout: reader caught up; \(failedLines) lines lost in all")
+        }
+    }
+
+    private func drop() {
+        failedLines += 1
+        if !dropping {
+            dropping = true
+            log("stdout: the reader is not keeping up; dropping lines (counted) so other outputs carry on")
+        }
+    }
+
+    private func fail(_ error: Errno) {
+        let first = lastError == nil
+        lastError = error
+        failedLines += 1
+        if error == .timedOut || error == .resourceTemporarilyUnavailable || error == .wouldBlock {
+            if first { log("stdout: a line waited longer than \(timeoutMilliseconds) ms; dropping it (counted)") }
+            return
+        }
+        isClosed = true
+        log("stdout: cannot write events (\(error)); stdout output stopped, the other outputs carry on")
     }
 }
 

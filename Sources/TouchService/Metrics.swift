@@ -277,7 +277,7 @@ public struct MetricsSnapshot: Codable, Sendable, Equatable {
     /// Why this snapshot cannot be taken as current (`alive`: its pid still exists), or nil.
     public func staleness(now: Double, alive: Bool) -> String? {
         if !alive { return "the service (pid \(pid)) is not running; this is its last status" }
-        if now - updated > 5 { return "the status is \(Int(now - updated)) s old: the service may be stuck" }
+        if now - updated > 5 { return "the status is \(fmt(now - updated, 0)) s old: the service may be stuck" }
         return nil
     }
 
@@ -285,8 +285,10 @@ public struct MetricsSnapshot: Codable, Sendable, Equatable {
 }
 
 /// "12.3" with `digits` decimals (no Foundation formatting, no locale).
+/// Values beyond ±1e15 (which no counter reaches) are printed in Swift's own notation instead of trapping.
 package func fmt(_ v: Double, _ digits: Int) -> String {
     guard v.isFinite else { return "0" }
+    guard abs(v) < 1e15 else { return "\(v)" }
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
     let r = (v * scale).rounded() / scale

@@ -62,6 +62,10 @@ public final class OutputStage {
     public private(set) var latency = LatencyStatistics()
     /// When set, each event's latency is also sampled into the service's histograms.
     public var metrics: PipelineMetrics?
+    /// Receives one line the first time a channel loses events (its sink cannot keep up); the
+    /// count is in `channelStatistics` and `channelSummary`.
+    public var log: (String) -> Void = StandardError.log
+    private var dropLogged: [Bool]
 
     /// `recognizerSlots`: recognizer indices that can coalesce (the engine's recognizer count).
     public init(
@@ -74,6 +78,7 @@ public final class OutputStage {
         backlogs = channels.map { _ in EventBacklog(capacity: backlogCapacity, recognizerSlots: recognizerSlots) }
         sequences = Array(repeating: 0, count: channels.count)
         channelStatistics = Array(repeating: ChannelStatistics(), count: channels.count)
+        dropLogged = Array(repeating: false, count: channels.count)
         buffer.reserveCapacity(512)
     }
 
@@ -137,6 +142,10 @@ public final class OutputStage {
             }
             channelStatistics[c].coalesced = backlog.coalescedCount
             channelStatistics[c].dropped = backlog.droppedCount
+            if backlog.droppedCount > 0 && !dropLogged[c] {
+                dropLogged[c] = true
+                log("output \(channels[c].name): cannot keep up; dropping events (counted in the channel summary)")
+            }
         }
     }
 

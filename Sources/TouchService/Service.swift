@@ -93,6 +93,7 @@ public final class Service: @unchecked Sendable {
             events: events.ring, channels: channels, gpio: lines, recognizerSlots: engine.recognizers.count)
         output.metrics = metrics
         output.commands = commands
+        output.log = { [logger] message in logger.warning("\(message)") }
         driver = DriverStage(
             controller: controller, frames: frames, transform: transform, protection: protection,
             schedule: schedule, log: { [logger] message in logger.notice("\(message)") })
@@ -136,6 +137,7 @@ public final class Service: @unchecked Sendable {
         if engine.hasTouchesDown { engine.process(.cancel(at: now)) }
         output.drain(clock: clock)
         output.flush()
+        for c in output.channels { (c.sink as? StandardOutputSink)?.restoreBlocking() }
         publishSnapshotOnThisThread()
         logger.info("\(statusLine)")
     }

@@ -17,7 +17,7 @@ public final class TraceFileReader {
     public private(set) var header = TraceHeader(panelWidth: 1, panelHeight: 1)
     private let descriptor: FileDescriptor
     private var parser: TraceLineParser
-    /// The unparsed bytes: `buffer[start..<end]` (allocated once; doubled only for a longer line).
+    /// The unparsed bytes: `buffer[start..<end]` (allocated once: a chunk is longer than any valid line).
     private var buffer: UnsafeMutableBufferPointer<UInt8>
     private var start = 0
     private var end = 0
@@ -89,7 +89,7 @@ public final class TraceFileReader {
         return nil
     }
 
-    /// Moves the partial line to the front and reads more (growing the buffer only for a line longer than it).
+    /// Moves the partial line to the front and reads more.
     private func refill() throws(TraceError) {
         if start > 0 {
             let count = end - start
@@ -98,10 +98,11 @@ public final class TraceFileReader {
             end = count
         }
         if end == buffer.count {
-            let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: buffer.count * 2)
-            bigger.baseAddress!.initialize(from: buffer.baseAddress!, count: end)
-            buffer.deallocate()
-            buffer = bigger
+            // The chunk holds more than a line may (`TraceReader.maximumLineBytes`): refuse it
+            // here rather than grow the buffer without bound for a file with no newlines.
+            throw TraceError.invalidLine(
+                file: path, line: parser.lineNumber + 1,
+                message: "line longer than the limit of \(TraceReader.maximumLineBytes) bytes")
         }
         let n: Int
         do {

@@ -29,6 +29,11 @@ public struct TraceLineParser: Sendable {
         if lineNumber == 1, end >= 3, raw[0] == 0xEF, raw[1] == 0xBB, raw[2] == 0xBF { start = 3 }
         if end > start && raw[end - 1] == 0x0D { end -= 1 }
         let line = UnsafeBufferPointer(rebasing: raw[start..<end])
+        if line.count > TraceReader.maximumLineBytes {
+            throw TraceError.invalidLine(
+                file: name, line: lineNumber,
+                message: "line of \(line.count) bytes, longer than the limit of \(TraceReader.maximumLineBytes)")
+        }
         if TraceReader.isBlank(line) {
             if firstBlankLine == nil { firstBlankLine = lineNumber }
             return nil

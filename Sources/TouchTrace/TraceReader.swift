@@ -12,12 +12,17 @@ import TouchCore
 ///   0…65535 (rounded); or `"cancel": true`, which makes a `TouchFrame.cancel(at:)`.
 /// - Unknown keys are ignored (their values must still be valid JSON). Blank lines are
 ///   allowed only at the end of the file. A `\r` before the `\n` is accepted.
+/// - A line is at most `maximumLineBytes` long (a frame of ten contacts is about 400 bytes):
+///   a longer one is an error naming the line, whatever it holds.
 /// - The whole file is parsed before anything is returned: the first error throws a
 ///   `TraceError` naming the file and line, and no partial trace escapes.
 ///
 /// A hand-written scanner walks each line in place (no `JSONSerialization`, no `Any`),
 /// so a 100k-line trace reads in well under a second in release builds.
 public enum TraceReader {
+    /// The longest line accepted, in bytes (without its newline): 64 KiB.
+    public static let maximumLineBytes = 65_536
+
     /// Reads the trace at `path`; errors name the file as `path` was given.
     public static func read(path: String) throws(TraceError) -> Trace {
         let data: Data
@@ -162,7 +167,13 @@ public enum TraceReader {
             switch key {
             case .tUs:
                 guard s.peekKind() == .number else { throw LineError("\"t_us\" must be an integer") }
-                guard let t = try s.parseNumber().integer else { throw LineError("\"t_us\" must be an integer") }
+                let n = try s.parseNumber()
+                guard let t = n.integer else {
+                    if n.value == n.value.rounded() {
+                        throw LineError("\"t_us\" is out of range: at most 9200000000000000000 µs, got \(n.value)")
+                    }
+                    throw LineError("\"t_us\" must be an integer")
+                }
                 time = t
             case .cancel:
                 guard s.peekKind() == .bool else { throw LineError("\"cancel\" must be true or false") }

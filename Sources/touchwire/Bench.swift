@@ -150,11 +150,11 @@ struct Status: ParsableCommand {
     var prometheus = false
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw fail("no status at \(file): is `touchwire run` running (with --status-file \(file))?")
-        }
-        guard let snap = MetricsSnapshot.decode(data) else {
-            throw fail("\(file) is not a touchwire status snapshot")
+        let snap: MetricsSnapshot
+        do throws(StatusFileError) {
+            snap = try StatusFileReader.read(path: file)
+        } catch {
+            throw fail("\(error)")
         }
         if json {
             print(snap.json())

@@ -37,6 +37,20 @@ struct Calibrate: ParsableCommand {
     @Option(name: .long, help: "Give up when a target is not pressed within this many seconds (0: never).")
     var timeout = 120
 
+    /// Every number is range-checked before anything starts: a NaN would silently disable a
+    /// check (every comparison with it is false) and a huge timeout would overflow microseconds.
+    func validate() throws {
+        guard maxMovement.isFinite && (0...10_000).contains(maxMovement) else {
+            throw ValidationError("--max-movement must be 0…10000 px, got \(maxMovement)")
+        }
+        guard maxResidual.isFinite && maxResidual > 0 && maxResidual <= 10_000 else {
+            throw ValidationError("--max-residual must be more than 0 and at most 10000 px, got \(maxResidual)")
+        }
+        guard (0...86_400).contains(timeout) else {
+            throw ValidationError("--timeout must be 0…86400 s (0: never), got \(timeout)")
+        }
+    }
+
     func run() throws {
         let description = try loadBoard(board)
         guard let controller = description.controller else {

@@ -28,7 +28,10 @@ struct Record: ParsableCommand {
     var seconds: Double?
 
     func validate() throws {
-        if let seconds, !(seconds > 0) { throw ValidationError("--seconds must be positive, got \(seconds)") }
+        // Finite and at most 10⁹ s (31 years): the deadline is computed in whole microseconds.
+        if let seconds, !(seconds > 0 && seconds <= 1e9) {
+            throw ValidationError("--seconds must be more than 0 and at most 1000000000, got \(seconds)")
+        }
     }
 
     func run() throws {
@@ -42,15 +45,7 @@ struct Record: ParsableCommand {
             throw fail("\(error)")
         }
         let stop = Atomic<Bool>(false)
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        var sources: [any DispatchSourceSignal] = []
-        for sig in [SIGINT, SIGTERM] {
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { stop.store(true, ordering: .relaxed) }
-            source.resume()
-            sources.append(source)
-        }
+        let sources = TerminatingSignals.install { _ in stop.store(true, ordering: .relaxed) }
         defer { sources.forEach { $0.cancel() } }
         let deadline = seconds.map { start.advanced(byMicroseconds: Int64($0 * 1e6)) }
         recorder.driver.start(at: start)

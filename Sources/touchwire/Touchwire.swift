@@ -124,15 +124,12 @@ struct Run: ParsableCommand {
         }
         usr1.resume()
         sources.append(usr1)
-        for sig in [SIGINT, SIGTERM] {
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler {
-                logger.info("signal \(sig == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
-                notify.send("STOPPING=1")
-                supervisor.stop()
-            }
-            source.resume()
-            sources.append(source)
+        // Every terminating signal (TerminatingSignals) stops the service the way SIGTERM does;
+        // SIGHUP is the reload below.
+        sources += TerminatingSignals.install(except: [SIGHUP]) { name in
+            logger.info("signal \(name): stopping")
+            notify.send("STOPPING=1")
+            supervisor.stop()
         }
         // SIGHUP (systemctl reload): re-read the board; one with errors is refused (Reload.swift).
         let hup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
@@ -236,6 +233,9 @@ struct Validate: ParsableCommand {
                 let board = try BoardLoader.load(path: file)
                 do throws(ServiceError) {
                     _ = try EngineBuilder.build(board)
+                    // A simulated controller is built as `run` builds it (its script read and
+                    // checked), so validate rejects every simulated board run would reject.
+                    if board.controller?.bus == .simulated { _ = try ControllerFactory.make(board, start: .zero) }
                     let regions = counted(board.regions.count, "region")
                     let recognizers = counted(board.recognizers.count, "recognizer")
                     print("\(file): ok (\(regions), \(recognizers))")

@@ -162,6 +162,13 @@ enum BindingReader {
         let activeLow = r.bool("active_low", &log) ?? false
         r.finish(&log, owner: "a GPIO line")
         guard let chip, let line else { return nil }
+        if chip == BindingDescription.simulatedChip && line >= BindingDescription.simulatedChipLines {
+            log.add(
+                joinPath(path, "line"),
+                "must be in 0…\(BindingDescription.simulatedChipLines - 1) on the in-memory chip \"sim\", "
+                    + "got \(line)")
+            return nil
+        }
         return GPIOLineDescription(chip: chip, line: line, activeLow: activeLow)
     }
 }

@@ -17,6 +17,12 @@ public enum BoardLoader {
             log.add("", "cannot read board file: it \(problem)")
             throw BoardFileError(issues: log.issues)
         }
+        if let size = fileSize(path), size > Int64(BoardInputBounds.maximumFileBytes) {
+            log.add(
+                "", "cannot read board file: it is \(size) bytes, more than the limit of "
+                    + "\(BoardInputBounds.maximumFileBytes) (BoardInputBounds.maximumFileBytes)")
+            throw BoardFileError(issues: log.issues)
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             log.add("", "cannot read board file")
             throw BoardFileError(issues: log.issues)
@@ -35,6 +41,12 @@ public enum BoardLoader {
         -> BoardDescription
     {
         var log = IssueLog(file: file)
+        if text.utf8.count > BoardInputBounds.maximumFileBytes {
+            log.add(
+                "",
+                "board file is \(text.utf8.count) bytes, more than the limit of \(BoardInputBounds.maximumFileBytes)")
+            throw BoardFileError(issues: log.issues)
+        }
         let root: [String: TOMLNode]
         do throws(TOMLNode.SyntaxError) {
             root = try TOMLNode.parse(text)
@@ -85,7 +97,9 @@ public enum BoardLoader {
         }
 
         var regions: [Located<RegionDescription>] = []
-        if let items = r.tableArray("region", &log) {
+        if let items = r.tableArray("region", &log),
+            withinBound(items.count, BoardInputBounds.maximumRegions, "region", "BoardInputBounds.maximumRegions", &log)
+        {
             for (i, t) in items {
                 if let region = RegionReader.read(i, t, &log) { regions.append(region) }
             }
@@ -96,7 +110,12 @@ public enum BoardLoader {
         RegionTreeCheck.check(regions, &log)
 
         var recognizers: [Located<RecognizerDescription>] = []
-        if let items = r.tableArray("recognizer", &log) {
+        if let items = r.tableArray("recognizer", &log),
+            withinBound(
+                items.count, BoardInputBounds.maximumRecognizers, "recognizer",
+                "the gesture engine's GestureEngine.maximumRecognizers",
+                &log)
+        {
             for (i, t) in items {
                 if let recognizer = RecognizerReader.read(i, t, directory: directory, &log) {
                     recognizers.append(recognizer)
@@ -110,13 +129,18 @@ public enum BoardLoader {
         RecognizerGraphCheck.check(recognizers, regionNames: regionNames, chip: controller?.chip, &log)
 
         var outputs: [OutputDescription] = [.stdout]
-        if let items = r.tableArray("output", &log) {
+        if let items = r.tableArray("output", &log),
+            withinBound(items.count, BoardInputBounds.maximumOutputs, "output", "BoardInputBounds.maximumOutputs", &log)
+        {
             outputs = OutputReader.read(items, &log)
         }
 
         var bindings: [BindingDescription] = []
         var commandBindings: [CommandBindingDescription] = []
-        if let items = r.tableArray("binding", &log) {
+        if let items = r.tableArray("binding", &log),
+            withinBound(
+                items.count, BoardInputBounds.maximumBindings, "binding", "BoardInputBounds.maximumBindings", &log)
+        {
             let targets = bindingTargets(recognizers, regions, controller)
             let (gpio, commands) = CommandBindingReader.split(items)
             bindings = BindingReader.read(gpio, targets: targets, &log)
@@ -148,6 +172,15 @@ public enum BoardLoader {
         return board
     }
 
+    /// False (and one issue naming the limit) when a board has more than `limit` `[[section]]`s.
+    private static func withinBound(
+        _ count: Int, _ limit: Int, _ section: String, _ why: String, _ log: inout IssueLog
+    ) -> Bool {
+        guard count > limit else { return true }
+        log.add(section, "\(count) [[\(section)]] tables, more than the limit of \(limit) (\(why))")
+        return false
+    }
+
     /// What `[[binding]]`s may name and which lines they may not drive.
     private static func bindingTargets(
         _ recognizers: [Located<RecognizerDescription>], _ regions: [Located<RegionDescription>],
@@ -177,6 +210,15 @@ public enum BoardLoader {
             }
         }
         return names
+    }
+
+    /// The size of the file at `path` in bytes, when the file system says.
+    static func fileSize(_ path: String) -> Int64? {
+        guard let value = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] else { return nil }
+        if let v = value as? Int64 { return v }
+        if let v = value as? UInt64 { return Int64(clamping: v) }
+        if let v = value as? Int { return Int64(v) }
+        return nil
     }
 
     /// `boards/sim-demo.toml` → `sim-demo`.

@@ -5,8 +5,12 @@ struct IssueLog: Sendable {
 
     init(file: String) { self.file = file }
 
+    /// Adds one issue. The key path and message are `clipped`: one line, never megabytes of a bad value.
     mutating func add(_ keyPath: String, _ message: String, line: Int? = nil, column: Int? = nil) {
-        issues.append(BoardIssue(file: file, keyPath: keyPath, line: line, column: column, message: message))
+        issues.append(
+            BoardIssue(
+                file: file, keyPath: clipped(keyPath), line: line, column: column,
+                message: clipped(message, limit: 4 * BoardInputBounds.maximumQuotedCharacters)))
     }
 
     var isEmpty: Bool { issues.isEmpty }

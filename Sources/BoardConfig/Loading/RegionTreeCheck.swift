@@ -42,25 +42,35 @@ enum RegionTreeCheck {
         reportCycles(regions, parentOf: parentOf, &log)
     }
 
-    /// Follows parent links from each region; a walk that revisits a name is a cycle, reported once.
+    /// Follows parent links from each region, never walking a region twice (linear in the number
+    /// of regions): a walk that meets its own trail has found a cycle, reported once at its first
+    /// member in file order as `a → b → a`; a walk that meets an earlier walk's trail stops there.
     private static func reportCycles(
         _ regions: [Located<RegionDescription>], parentOf: [String: String], _ log: inout IssueLog
     ) {
-        var reported: Set<String> = []
-        for region in regions {
-            var chain: [String] = [region.value.name]
+        var order: [String: Int] = [:]
+        for (i, region) in regions.enumerated() where order[region.value.name] == nil { order[region.value.name] = i }
+        var walkOf: [String: Int] = [:]
+        for (w, region) in regions.enumerated() where walkOf[region.value.name] == nil {
+            var trail: [String] = []
+            var position: [String: Int] = [:]
             var current = region.value.name
-            while let parent = parentOf[current] {
-                if let start = chain.firstIndex(of: parent) {
-                    let cycle = Array(chain[start...])
-                    if cycle.contains(region.value.name), reported.isDisjoint(with: cycle) {
-                        reported.formUnion(cycle)
-                        let text = (cycle + [parent]).joined(separator: " → ")
-                        log.add(joinPath(region.path, "parent"), "parent cycle: \(text)")
+            while true {
+                if let seen = walkOf[current] {
+                    if seen == w, let start = position[current] {
+                        let cycle = Array(trail[start...])
+                        let first = cycle.indices.min { (order[cycle[$0]] ?? 0) < (order[cycle[$1]] ?? 0) } ?? 0
+                        let rotated = Array(cycle[first...] + cycle[..<first])
+                        let text = (rotated + [rotated[0]]).joined(separator: " → ")
+                        let at = regions[order[rotated[0]] ?? w]
+                        log.add(joinPath(at.path, "parent"), "parent cycle: \(text)")
                     }
                     break
                 }
-                chain.append(parent)
+                walkOf[current] = w
+                position[current] = trail.count
+                trail.append(current)
+                guard let parent = parentOf[current] else { break }
                 current = parent
             }
         }

@@ -38,6 +38,12 @@ enum SimulationReader {
         var isDirectory: Bool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "does not exist" }
         if isDirectory { return "is a directory" }
+        // A device or FIFO (/dev/zero, /dev/stdin) would be read without end: only regular files.
+        if let type = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType,
+            type != .typeRegular
+        {
+            return "is not a regular file (a device, FIFO or socket)"
+        }
         guard FileManager.default.isReadableFile(atPath: path) else { return "is not readable (permissions)" }
         return nil
     }

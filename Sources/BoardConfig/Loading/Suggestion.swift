@@ -1,8 +1,12 @@
 /// The candidate closest to `word` by edit distance, when close enough to be a likely typo.
+/// Words or candidates longer than 64 characters are not compared (no typo is that long, and
+/// the distance costs the product of the lengths).
 func closestMatch(to word: String, in candidates: [String]) -> String? {
+    guard word.utf8.count <= 256 else { return nil }
     let a = Array(word)
+    guard a.count <= 64 else { return nil }
     var best: (String, Int)? = nil
-    for c in candidates {
+    for c in candidates where c.utf8.count <= 256 && c.count <= 64 {
         let d = editDistance(a, Array(c))
         let limit = max(1, min(3, c.count / 3))
         if d <= limit, best.map({ d < $0.1 }) ?? true { best = (c, d) }

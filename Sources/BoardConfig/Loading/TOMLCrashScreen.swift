@@ -8,6 +8,12 @@
 ///   (`[=]`, `[[[`, `[.a]`, `[` at the end of a line);
 /// - a `}` where an array expects a value or `]` (`a = [}`, `a = [1, }`).
 ///
+/// It also bounds the depth of the document (`BoardInputBounds`): the conversion of the parsed
+/// tree recurses once per level, and a dotted key or header of tens of thousands of parts
+/// (`a.a.a.…`) or deeply nested arrays would overflow the stack. So a key or table header with
+/// more than `maximumKeyParts` parts, or arrays and inline tables nested deeper than
+/// `maximumNesting`, are reported with the line where they occur.
+///
 /// A light lexer skips strings and comments and tracks `[`/`{` nesting, so the text of
 /// strings and nested multi-line arrays is never mistaken for a header.
 enum TOMLCrashScreen {
@@ -19,11 +25,19 @@ enum TOMLCrashScreen {
         var line = 1
         var stack: [Unicode.Scalar] = []
         var atLineStart = true
+        var inKey = false
+        var keyParts = 1
+        let tooManyParts =
+            "a key with more than \(BoardInputBounds.maximumKeyParts) dotted parts (BoardInputBounds.maximumKeyParts)"
 
-        func starts(_ q: String, at k: Int) -> Bool {
-            let qs = Array(q.unicodeScalars)
-            guard k + qs.count <= n else { return false }
-            return Array(s[k..<k + qs.count]) == qs
+        /// True when `q` (ASCII) starts at `k`; compares in place, without allocating.
+        func starts(_ q: StaticString, at k: Int) -> Bool {
+            let count = q.utf8CodeUnitCount
+            guard k + count <= n else { return false }
+            return q.withUTF8Buffer { bytes in
+                for j in 0..<count where s[k + j].value != UInt32(bytes[j]) { return false }
+                return true
+            }
         }
         func isBlank(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" }
         func isBareKey(_ c: Unicode.Scalar) -> Bool {
@@ -35,6 +49,7 @@ enum TOMLCrashScreen {
         while i < n {
             let c = s[i]
             if c == "\n" {
+                inKey = false
                 line += 1
                 atLineStart = true
                 i += 1
@@ -48,8 +63,12 @@ enum TOMLCrashScreen {
                 while i < n && s[i] != "\n" { i += 1 }
                 continue
             }
+            if atLineStart && stack.isEmpty && c != "[" {
+                inKey = true
+                keyParts = 1
+            }
             if starts("\"\"\"", at: i) || starts("'''", at: i) {
-                let quote = c == "\"" ? "\"\"\"" : "'''"
+                let quote: StaticString = c == "\"" ? "\"\"\"" : "'''"
                 i += 3
                 while i < n && !starts(quote, at: i) {
                     if s[i] == "\n" { line += 1 }
@@ -89,12 +108,52 @@ enum TOMLCrashScreen {
                         "TOML syntax error: a table header must start with a key, got \"\(d.escaped(asASCII: true))\""
                     )
                 }
+                var parts = 1
+                var k = j
+                while k < n && s[k] != "]" && s[k] != "\n" {
+                    if s[k] == "\"" || s[k] == "'" {
+                        let q = s[k]
+                        k += 1
+                        while k < n && s[k] != q && s[k] != "\n" {
+                            if q == "\"" && s[k] == "\\" { k += 1 }
+                            k += 1
+                        }
+                    } else if s[k] == "." {
+                        parts += 1
+                        if parts > BoardInputBounds.maximumKeyParts {
+                            return (line, "TOML: a table header " + tooManyParts)
+                        }
+                    }
+                    k += 1
+                }
                 atLineStart = false
                 i = j
                 continue
             }
+            if inKey {
+                if c == "." {
+                    keyParts += 1
+                    if keyParts > BoardInputBounds.maximumKeyParts { return (line, "TOML: " + tooManyParts) }
+                } else if c == "=" {
+                    inKey = false
+                }
+            }
             if c == "[" || c == "{" {
                 stack.append(c)
+                if stack.count > BoardInputBounds.maximumNesting {
+                    return (
+                        line,
+                        "TOML: arrays and inline tables nested more than \(BoardInputBounds.maximumNesting) deep"
+                            + " (BoardInputBounds.maximumNesting)"
+                    )
+                }
+                if c == "{" {
+                    inKey = true
+                    keyParts = 1
+                }
+            } else if c == "," && stack.last == "{" {
+                inKey = true
+                keyParts = 1
             } else if c == "}" && stack.last == "[" {
                 return (line, "TOML syntax error: \"}\" inside an array; expected a value or \"]\"")
             } else if c == "]" || c == "}" {

@@ -65,6 +65,8 @@ public struct BindingDescription: Sendable, Equatable {
 
     /// The chip name that selects the in-memory GPIO chip (no hardware): `gpio = { chip = "sim", … }`.
     public static let simulatedChip = "sim"
+    /// How many lines the in-memory chip has (offsets 0…63); `validate` rejects others as `run` would.
+    public static let simulatedChipLines = 64
 }
 
 /// True for kinds that go began → changed → ended/cancelled (long press, pan, pinch, rotation);

@@ -71,6 +71,10 @@ int tw_evdev_grab(int fd, int grab);
 int tw_evdev_get_mt_slots(int fd, unsigned int code, int32_t *values, unsigned int count);
 /// `EVIOCGKEY(len)`: the keys currently down, as a bit array.
 int tw_evdev_get_keys(int fd, uint8_t *buf, size_t len);
+/// `fcntl(fd, F_GETFL)` (fcntl is variadic, which Swift cannot call).
+int tw_fcntl_getfl(int fd);
+/// `fcntl(fd, F_SETFL, flags)`.
+int tw_fcntl_setfl(int fd, int flags);
 
 #endif
 

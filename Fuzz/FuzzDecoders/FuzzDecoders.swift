@@ -1,0 +1,46 @@
+import TouchCore
+import TouchDrivers
+
+/// The three controller decoders on any bytes: never trap, never more contacts than asked for,
+/// never a contact off the panel. Byte 0 picks the panel size and point limit.
+func fuzz(_ input: UnsafeRawBufferPointer) {
+    guard let selector = input.first else { return }
+    let bytes = UnsafeRawBufferPointer(rebasing: input.dropFirst())
+    let width = 1 + Int(selector & 0x0F) * 64
+    let height = 1 + Int(selector >> 4) * 40
+    let maxPoints = 1 + Int(selector % 10)
+    let f = FocalTechDecoder.decode(bytes, at: .zero, maxPoints: maxPoints, panelWidth: width, panelHeight: height)
+    let g = GT911Decoder.decode(bytes, at: .zero, maxPoints: maxPoints, panelWidth: width, panelHeight: height)
+    let c = CST816Decoder.decode(bytes, at: .zero, panelWidth: width, panelHeight: height)
+    for frame in [f.frame, g.frame, c.frame] {
+        precondition(frame.count <= maxPoints, "more contacts than maxPoints")
+        for contact in frame.contacts {
+            precondition(
+                contact.position.x >= 0 && contact.position.x < Double(width) && contact.position.y >= 0
+                    && contact.position.y < Double(height), "a contact off the panel")
+        }
+    }
+}
+
+// libFuzzer's entry points. SwiftPM names an executable's entry `{module}_main`; tools/fuzz links
+// with --allow-multiple-definition, so whichever `main` the linker keeps — libFuzzer's or this
+// one — runs the same driver on `LLVMFuzzerTestOneInput`.
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+@_cdecl("LLVMFuzzerTestOneInput")
+func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    fuzz(UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size))
+    return 0
+}
+
+@_cdecl("FuzzDecoders_main")
+func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return LLVMFuzzerRunDriver(&count, &arguments, testOneInput)
+}

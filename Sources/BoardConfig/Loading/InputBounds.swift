@@ -1,0 +1,49 @@
+import Gestures
+
+/// The bounds every board file is held to before and while it is read, so that no input —
+/// however large or deep — can exhaust the stack, take minutes to check, or flood the terminal.
+///
+/// Each bound is far above what a real board needs (a handful of regions, a dozen recognizers)
+/// and is reported as one issue naming the limit. `docs/RELIABILITY.md` lists them.
+public enum BoardInputBounds {
+    /// The largest board file read, in bytes (1 MiB). Checked before the file is read.
+    public static let maximumFileBytes = 1 << 20
+    /// The most parts of one dotted key or table header (`a.b.c` has 3).
+    public static let maximumKeyParts = 32
+    /// The deepest nesting of arrays and inline tables (`[[[1]]]` is 3).
+    public static let maximumNesting = 32
+    /// The most `[[region]]`s.
+    public static let maximumRegions = 1024
+    /// The most `[[recognizer]]`s: the gesture engine's own limit (`GestureEngine.maximumRecognizers`).
+    public static var maximumRecognizers: Int { GestureEngine.maximumRecognizers }
+    /// The most `[[output]]`s.
+    public static let maximumOutputs = 32
+    /// The most `[[binding]]`s.
+    public static let maximumBindings = 1024
+    /// Longest text of a value, name or key path quoted back in an issue, in characters; longer
+    /// text is cut in the middle so an issue stays one readable line.
+    public static let maximumQuotedCharacters = 160
+}
+
+/// `text` as one printable line of at most `limit` characters: control characters (newlines,
+/// escape codes) are shown as `\u{…}` escapes, and a longer text keeps its start and end around
+/// "…(N characters)…".
+func clipped(_ text: String, limit: Int = BoardInputBounds.maximumQuotedCharacters) -> String {
+    func printable<S: Sequence<Character>>(_ chars: S) -> String {
+        var out = ""
+        for c in chars {
+            if c.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                for u in c.unicodeScalars { out += u.escaped(asASCII: true) }
+            } else {
+                out.append(c)
+            }
+        }
+        return out
+    }
+    guard text.utf8.count > limit || text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else { return text }
+    let count = text.count
+    guard count > limit else { return printable(text) }
+    let keep = max(8, limit / 2 - 12)
+    return printable(text.prefix(keep)) + "…(\(count - 2 * keep) characters)…" + printable(text.suffix(keep))
+}
