@@ -87,15 +87,19 @@ extension GestureEngine {
         }
     }
 
-    /// The armed timer with the earliest deadline (the lowest index on a tie).
-    func earliestTimer() -> (GestureRecognizer, Instant)? {
+    /// The armed timer with the earliest deadline (the lowest index on a tie), leaving out the
+    /// timers of recognizers in `held` (bit = index) due at or after `instant`.
+    func earliestTimer(holding held: UInt64 = 0, at instant: Instant = .zero) -> (GestureRecognizer, Instant)? {
         var mask = timerMask
         guard mask != 0 else { return nil }
         var best: (GestureRecognizer, Instant)? = nil
         while mask != 0 {
-            unowned(unsafe) let r = recognizers[mask.trailingZeroBitCount]
+            let i = mask.trailingZeroBitCount
+            unowned(unsafe) let r = recognizers[i]
             mask &= mask - 1
-            if let d = r.timerDeadline, best == nil || d < best!.1 { best = (r, d) }
+            guard let d = r.timerDeadline else { continue }
+            if held & (1 << UInt64(i)) != 0 && d >= instant { continue }
+            if best == nil || d < best!.1 { best = (r, d) }
         }
         return best
     }

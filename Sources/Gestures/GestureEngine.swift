@@ -159,8 +159,12 @@ public final class GestureEngine {
     // MARK: the loop's entry points
 
     /// Fires every timer due at or before `instant`, each at its own deadline, then moves the clock to `instant`.
-    public func advance(to instant: Instant) {
-        while let (r, deadline) = earliestTimer(), deadline <= instant {
+    public func advance(to instant: Instant) { advance(to: instant, holding: 0) }
+
+    /// `advance(to:)`, except that the timers of the recognizers in `held` (bit = index) due
+    /// exactly at `instant` stay armed: they are fired after the frame at `instant` (see `process`).
+    func advance(to instant: Instant, holding held: UInt64) {
+        while let (r, deadline) = earliestTimer(holding: held, at: instant), deadline <= instant {
             if deadline > now { now = deadline }
             r.timerDeadline = nil
             isProcessing = true
@@ -177,8 +181,39 @@ public final class GestureEngine {
 
     /// Handles one frame: timers due before it, then touch phases (S8, S9, S13), recognizer
     /// callbacks, arbitration (S14–S21), region deliveries (S22–S29), actions (S5) and resets (S6).
+    ///
+    /// A timer due at the frame's very instant fires before the frame (a tap's window closes
+    /// at `max_interval_ms`: a touch landing then is too late), except the timer of a
+    /// recognizer holding a touch that the frame lifts or cancels: a frame reports the contacts
+    /// at its instant, so those fingers are no longer down then, and the recognizer learns it
+    /// before its timer fires ("Time" in gesture-semantics.md). A long press lifted or cancelled
+    /// exactly `min_duration_ms` after its touch began therefore fails instead of beginning
+    /// with no finger down (S3, S9).
     public func process(_ frame: TouchFrame) {
-        advance(to: frame.timestamp)
+        // (A frame stamped before `now` is handled at `now`, after every timer due by then.)
+        let held = timerMask == 0 || frame.timestamp < now ? 0 : receiversOfTouchesEnded(by: frame)
+        advance(to: frame.timestamp, holding: held)
+        apply(frame)
+        // The timers held back above (unless the frame disarmed them), and any due now that it armed.
+        if held != 0 { advance(to: now) }
+    }
+
+    /// Recognizers (bit = index) receiving a touch that `frame` lifts or cancels.
+    func receiversOfTouchesEnded(by frame: TouchFrame) -> UInt64 {
+        var ending = downIDs
+        if !frame.isCancel {
+            for i in 0..<frame.count { ending &= ~(1 << UInt16(GestureEngine.trackingSlot(frame[i].id))) }
+        }
+        var mask: UInt64 = 0
+        while ending != 0 {
+            let s = Int(slotForID[ending.trailingZeroBitCount])
+            ending &= ending - 1
+            if s >= 0 { mask |= records[s].receivers }
+        }
+        return mask
+    }
+
+    func apply(_ frame: TouchFrame) {
         if frame.timestamp > now { now = frame.timestamp }
         prepareRelationsIfNeeded()
         isProcessing = true
