@@ -41,8 +41,6 @@ fi
 check "runs as user touchwire" sh -c '[ "$(ps -o user= -p "$(systemctl show -p MainPID --value touchwire)")" = touchwire ]'
 check "status file in /run/touchwire, 0640, owned by touchwire" wait_for 20 sh -c \
   '[ "$(stat -c "%a %U" /run/touchwire/touchwire.status)" = "640 touchwire" ]'
-check "event socket in /run/touchwire, 0660, owned by touchwire" sh -c \
-  '[ -S /run/touchwire/events.sock ] && [ "$(stat -c "%a %U" /run/touchwire/events.sock)" = "660 touchwire" ]'
 check "touchwire status reads /run/touchwire" sh -c 'touchwire status | grep -q "^touchwire status: board board"'
 check "touchwire status --prometheus" sh -c 'touchwire status --prometheus | grep -q "^touchwire_controller_state{board=\"board\",state=\"running\"} 1"'
 
