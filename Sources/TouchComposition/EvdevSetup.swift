@@ -15,12 +15,10 @@ enum EvdevSetup {
     ) throws(ServiceError) -> ControllerSetup {
         let source: LinuxInputSource
         do throws(InputDeviceError) {
-            let path: String
             switch selector {
-            case .path(let p): path = p
-            case .name(let n): path = try LinuxInputSource.find(name: n)
+            case .path(let p): source = try LinuxInputSource(path: p, grab: grab)
+            case .name(let n): source = try LinuxInputSource(path: try LinuxInputSource.find(name: n), grab: grab, name: n)
             }
-            source = try LinuxInputSource(path: path, grab: grab)
         } catch {
             let key = if case .name = selector { "controller.name" } else { "controller.device" }
             throw .device(board: board.location, what: key, reason: "\(error)")

@@ -4,18 +4,36 @@ import TouchLinux
 
 /// A real `/dev/input/eventN` as an `InputEventSource`.
 public final class LinuxInputSource: InputEventSource {
-    public let path: String
-    private let device: EvdevDevice
+    public private(set) var path: String
+    private var device: EvdevDevice
+    private let grab: Bool
+    /// The board's `name = "…"`, looked up again on `reopen` (the node number may change on replug).
+    private let name: String?
 
     /// Opens the device, checks it is a touchscreen and, with `grab`, takes it exclusively.
+    /// `name`: the device name it was found by, if any (see `reopen`).
     /// - Throws: `.missing`, `.permissionDenied` (group `input`), `.notATouchscreen`, `.busy`.
-    public init(path: String, grab: Bool) throws(InputDeviceError) {
+    public init(path: String, grab: Bool, name: String? = nil) throws(InputDeviceError) {
+        self.device = try Self.open(path, grab: grab)
+        self.path = path
+        self.grab = grab
+        self.name = name
+    }
+
+    private static func open(_ path: String, grab: Bool) throws(InputDeviceError) -> EvdevDevice {
         let device = try EvdevDevice(path: path)
         let caps = try device.capabilities()
         guard caps.isTouchscreen else { throw .notATouchscreen(path: path, name: caps.name) }
         if grab { try device.grab(true) }
-        self.path = path
-        self.device = device
+        return device
+    }
+
+    /// Opens the device again (the same node, or the one with the same name) and closes the old one.
+    public func reopen() throws(InputDeviceError) {
+        let next = try name.map { n throws(InputDeviceError) in try Self.find(name: n) } ?? path
+        if grab { try? device.grab(false) }  // the old descriptor's grab would make the new one EBUSY
+        device = try Self.open(next, grab: grab)
+        path = next
     }
 
     /// The first touchscreen whose name is `name` (exactly, else the only one containing it).

@@ -1,7 +1,9 @@
 /// Why an input device could not be used. Each case names the device.
 public enum InputDeviceError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// No such node (or the device went away: ENODEV).
+    /// No such node.
     case missing(path: String)
+    /// The device went away while open (`read` gave ENODEV: unplugged, or its driver unbound).
+    case unplugged(path: String)
     /// EACCES/EPERM opening the node: the user must be in group `input`.
     case permissionDenied(path: String)
     /// The device is not a touchscreen: no absolute X/Y axes.
@@ -16,6 +18,7 @@ public enum InputDeviceError: Error, Equatable, Sendable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .missing(let p): return "input device \(p) does not exist"
+        case .unplugged(let p): return "input device \(p) went away (unplugged?); it is reopened when it is back"
         case .permissionDenied(let p):
             return "permission denied opening \(p) (run as root or add the user to group input: "
                 + "sudo usermod -aG input $USER)"

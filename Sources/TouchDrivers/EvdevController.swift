@@ -13,6 +13,14 @@ public protocol InputEventSource: AnyObject {
     func snapshot(slotCount: Int, multiTouch: Bool) throws(InputDeviceError) -> EvdevSnapshot
     /// Waits up to `timeoutMicroseconds` for records; true when some are queued.
     func waitReadable(timeoutMicroseconds: Int64) -> Bool
+    /// Opens the device again after it went away (a restart after read errors): the same node, or
+    /// the device with the same name, checked and grabbed as at setup. Sources that cannot go
+    /// away do nothing (the default).
+    func reopen() throws(InputDeviceError)
+}
+
+extension InputEventSource {
+    public func reopen() throws(InputDeviceError) {}
 }
 
 /// A touch controller that is a Linux input device (`[controller] chip = "evdev"`): the kernel's
@@ -46,10 +54,13 @@ public final class EvdevController<Source: InputEventSource>: TouchController {
         buffer = [UInt8](repeating: 0, count: 64 * InputEvent.byteCount)
     }
 
-    /// Reads the device's axes and starts decoding. Throws when it is no touchscreen.
+    /// Reads the device's axes and starts decoding. Throws when it is no touchscreen. A restart
+    /// (the driver stage re-initialises after repeated read errors, e.g. an unplugged USB panel)
+    /// first reopens the device, so a panel that comes back is read again.
     public func start() throws(I2CError) {
         let info: (name: String, geometry: EvdevGeometry)
         do throws(InputDeviceError) {
+            if decoder != nil { try source.reopen() }
             info = try source.describe()
         } catch {
             throw .inputDevice("\(error)")

@@ -141,7 +141,7 @@ public struct EvdevDevice: ~Copyable {
         case .success(let n): return n
         case .failure(let e) where e == .resourceTemporarilyUnavailable || e == .wouldBlock: return 0
         case .failure(let e) where e == .noSuchAddressOrDevice || e == .operationNotSupportedByDevice:
-            throw .missing(path: path)
+            throw .unplugged(path: path)  // evdev_read: -ENODEV once the device is gone
         case .failure(let e): throw .failed(path: path, operation: "read", errno: e.rawValue)
         }
     }

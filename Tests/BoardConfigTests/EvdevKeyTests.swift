@@ -44,3 +44,21 @@ final class EvdevKeyTests: XCTestCase {
         XCTAssertEqual(try TestBoards.load(text).controller?.bus, .simulated)
     }
 }
+
+extension EvdevKeyTests {
+    /// `[passthrough]` needs the device grabbed on a real evdev input (else the UI gets every touch
+    /// twice); grabbed, or on the simulated evdev board (no UI reads it), it is accepted.
+    func testPassthroughNeedsGrabOnAnEvdevInput() throws {
+        let controller = "[controller]\nchip = \"evdev\"\ndevice = \"/dev/input/event3\"\n"
+        let passive = TestBoards.issues(TestBoards.text(hardware: controller, extra: "[passthrough]\n"))
+        XCTAssertEqual(passive.map(\.keyPath), ["passthrough"])
+        XCTAssertTrue(passive.first?.message.contains("controller.grab = true") ?? false, "\(passive)")
+        let grabbed = try TestBoards.load(TestBoards.text(hardware: controller + "grab = true\n", extra: "[passthrough]\n"))
+        XCTAssertNotNil(grabbed.passthrough)
+        let sim = TestBoards.text(
+            hardware: "[controller]\nchip = \"evdev\"\nbus = \"sim\"\n",
+            extra: "[simulation]\nscript = \"demo\"\n[passthrough]\n")
+        XCTAssertNotNil(try TestBoards.load(sim).passthrough)
+        XCTAssertNoThrow(try TestBoards.load(TestBoards.text(extra: "[passthrough]\n")), "I2C chips own the panel")
+    }
+}

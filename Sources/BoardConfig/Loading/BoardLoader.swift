@@ -149,7 +149,10 @@ public enum BoardLoader {
         var exec = ExecDescription()
         if let t = r.table("exec", &log) { exec = CommandBindingReader.readExecSection(t, &log) }
         var passthrough: PassthroughDescription? = nil
-        if let t = r.table("passthrough", &log) { passthrough = CommandBindingReader.readPassthrough(t, &log) }
+        if let t = r.table("passthrough", &log) {
+            passthrough = CommandBindingReader.readPassthrough(t, &log)
+            EvdevKeys.checkPassthrough(controller, &log)
+        }
 
         var realtime = RealTimeDescription()
         if let t = r.table("realtime", &log) { realtime = RealTimeReader.read(t, &log) }

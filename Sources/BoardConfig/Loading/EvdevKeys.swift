@@ -34,4 +34,15 @@ enum EvdevKeys {
             return nil
         }
     }
+
+    /// `[passthrough]` on a real evdev input needs `grab = true`: a passive reader leaves the kernel's
+    /// device to the UI, which would then get every touch twice (from the panel and from the
+    /// virtual touchscreen). A simulated evdev board has no UI reading it, so it is allowed.
+    static func checkPassthrough(_ controller: ControllerDescription?, _ log: inout IssueLog) {
+        guard let controller, controller.chip == .evdev, case .input = controller.bus, !controller.grab else { return }
+        log.add(
+            "passthrough",
+            "[passthrough] on an evdev input needs controller.grab = true: without it the UI reads the device "
+                + "too and receives every touch twice")
+    }
 }
