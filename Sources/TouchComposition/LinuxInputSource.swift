@@ -37,15 +37,23 @@ public final class LinuxInputSource: InputEventSource {
     }
 
     /// The first touchscreen whose name is `name` (exactly, else the only one containing it).
+    /// When it is not found and some devices could not be opened for lack of permission, that is
+    /// the error (the fix is group `input`, not another name).
     public static func find(name: String, directory: String = "/dev/input") throws(InputDeviceError) -> String {
         var found: [(path: String, name: String)] = []
+        var denied: String? = nil
         for p in EvdevDevice.devicePaths(directory: directory) {
-            guard let d = try? EvdevDevice(path: p) else { continue }
-            found.append((p, d.name()))
+            do throws(InputDeviceError) {
+                let d = try EvdevDevice(path: p)
+                found.append((p, d.name()))
+            } catch {
+                if case .permissionDenied = error, denied == nil { denied = p }
+            }
         }
         if let exact = found.first(where: { $0.name == name }) { return exact.path }
         let partial = found.filter { $0.name.contains(name) }
         if partial.count == 1 { return partial[0].path }
+        if let denied { throw .permissionDenied(path: denied) }
         throw .noDeviceNamed(name, available: found.map { "\($0.path): \($0.name)" })
     }
 
