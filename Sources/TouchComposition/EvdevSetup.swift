@@ -17,7 +17,8 @@ enum EvdevSetup {
         do throws(InputDeviceError) {
             switch selector {
             case .path(let p): source = try LinuxInputSource(path: p, grab: grab)
-            case .name(let n): source = try LinuxInputSource(path: try LinuxInputSource.find(name: n), grab: grab, name: n)
+            case .name(let n):
+                source = try LinuxInputSource(path: try LinuxInputSource.find(name: n), grab: grab, name: n)
             }
         } catch {
             let key = if case .name = selector { "controller.name" } else { "controller.device" }

@@ -53,7 +53,8 @@ extension EvdevKeyTests {
         let passive = TestBoards.issues(TestBoards.text(hardware: controller, extra: "[passthrough]\n"))
         XCTAssertEqual(passive.map(\.keyPath), ["passthrough"])
         XCTAssertTrue(passive.first?.message.contains("controller.grab = true") ?? false, "\(passive)")
-        let grabbed = try TestBoards.load(TestBoards.text(hardware: controller + "grab = true\n", extra: "[passthrough]\n"))
+        let grabbed = try TestBoards.load(
+            TestBoards.text(hardware: controller + "grab = true\n", extra: "[passthrough]\n"))
         XCTAssertNotNil(grabbed.passthrough)
         let sim = TestBoards.text(
             hardware: "[controller]\nchip = \"evdev\"\nbus = \"sim\"\n",

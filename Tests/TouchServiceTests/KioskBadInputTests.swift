@@ -80,6 +80,7 @@ final class KioskErrorTextTests: XCTestCase {
             try UInputDevice.touchscreen(name: "ui", width: 800, height: 480, slots: 5, path: path)
         }, .missing(path: path))
         let keyboard = error { () throws(UInputError) in try UInputDevice.keyboard(name: "kb", keys: [63], path: path) }
-        XCTAssertEqual(keyboard.map { "\($0)" }, "\(path) does not exist (load the uinput module: sudo modprobe uinput)")
+        XCTAssertEqual(
+            keyboard.map { "\($0)" }, "\(path) does not exist (load the uinput module: sudo modprobe uinput)")
     }
 }
