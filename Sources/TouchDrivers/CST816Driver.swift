@@ -14,10 +14,10 @@ import TouchCore
 /// no finger is down is counted as `sleepNacks` and read as "nothing new" (nil), not as an
 /// error. A NACK while a finger is down is an error (the stage cancels the touch).
 public final class CST816Driver<Bus: I2CBus>: TouchController {
+    @dynamicMemberLookup
     public struct Configuration: Hashable, Sendable {
-        public var address: I2CAddress
-        public var panelWidth: Int
-        public var panelHeight: Int
+        /// The address (0x15) and raw panel range; one point.
+        public var bus: ControllerBusConfiguration
         /// Write DIS_AUTO_SLEEP at start.
         public var disablesAutoSleep: Bool
 
@@ -25,10 +25,15 @@ public final class CST816Driver<Bus: I2CBus>: TouchController {
             address: I2CAddress = I2CAddress(CST816Registers.address), panelWidth: Int, panelHeight: Int,
             disablesAutoSleep: Bool = true
         ) {
-            self.address = address
-            self.panelWidth = panelWidth
-            self.panelHeight = panelHeight
+            bus = ControllerBusConfiguration(
+                address: address, maxPoints: 1, maxPointsLimit: 1, panelWidth: panelWidth, panelHeight: panelHeight)
             self.disablesAutoSleep = disablesAutoSleep
+        }
+
+        /// `configuration.address`, `.panelWidth`, `.panelHeight` (`.maxPoints` is 1).
+        public subscript<T>(dynamicMember field: WritableKeyPath<ControllerBusConfiguration, T>) -> T {
+            get { bus[keyPath: field] }
+            set { bus[keyPath: field] = newValue }
         }
     }
 
@@ -36,9 +41,11 @@ public final class CST816Driver<Bus: I2CBus>: TouchController {
     public let configuration: Configuration
     public let lines: ControllerLines
     public let timing: DriverTiming
-    public private(set) var identity: ControllerIdentity?
-    public private(set) var counters = DriverCounters()
-    public private(set) var lastReport: CST816Report?
+    /// Identity (set by `start()`), counters over every read, last report.
+    public private(set) var state = DriverState<CST816Report>()
+    public var identity: ControllerIdentity? { state.identity }
+    public var counters: DriverCounters { state.counters }
+    public var lastReport: CST816Report? { state.lastReport }
     /// True after a NACK while idle, until the chip answers again.
     public private(set) var isAsleep = false
     private var fingerDown = false
@@ -80,7 +87,7 @@ public final class CST816Driver<Bus: I2CBus>: TouchController {
                 configuration.address,
                 [CST816Registers.irqControl, CST816Registers.irqEnableTouch | CST816Registers.irqEnableChange])
         }
-        identity = ControllerIdentity(
+        state.identity = ControllerIdentity(
             chipName: name, address: configuration.address, chipID: id[0], firmware: id[2], vendor: id[1])
         isAsleep = false
         fingerDown = false
@@ -92,8 +99,7 @@ public final class CST816Driver<Bus: I2CBus>: TouchController {
         let report = CST816Decoder.decode(
             imageRead.response, at: timestamp, panelWidth: configuration.panelWidth,
             panelHeight: configuration.panelHeight)
-        counters.add(report)
-        lastReport = report
+        state.record(report)
         return report
     }
 
@@ -103,12 +109,11 @@ public final class CST816Driver<Bus: I2CBus>: TouchController {
             report = try readReport(at: timestamp)
         } catch {
             if case .noAcknowledge = error, !fingerDown {
-                counters.sleepNacks += 1
+                state.sleepNack()
                 isAsleep = true
                 return nil
             }
-            counters.readErrors += 1
-            throw error
+            throw state.failedRead(error)
         }
         isAsleep = false
         guard report.isValid else { return nil }

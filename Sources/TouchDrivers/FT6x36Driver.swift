@@ -1,44 +1,5 @@
 import TouchCore
 
-/// Running totals of what a driver threw away, for the status output and metrics.
-public struct DriverCounters: Hashable, Sendable, BitwiseCopyable {
-    /// Touch images read successfully from the bus.
-    public var framesRead = 0
-    /// Images rejected as a whole (`FocalTechReport.isValid == false`).
-    public var framesRejected = 0
-    /// Point records dropped for coordinates outside the panel.
-    public var rejectedOutOfPanel = 0
-    /// Point records dropped for id 0x0F or a repeated id.
-    public var rejectedInvalidID = 0
-    /// Images rejected for a count above the chip's maximum.
-    public var rejectedTooMany = 0
-
-    public init() {}
-
-    /// Reads that failed with an I2C error.
-    public var readErrors = 0
-    /// NACKs taken as "asleep while idle" (CST816 auto-sleep), not errors.
-    public var sleepNacks = 0
-    /// GT911 reads whose buffer never became ready (spurious INT, e.g. after a lift; GDX -ENOMSG).
-    public var notReady = 0
-
-    /// Adds one decoded report's counters (any chip family).
-    @inlinable public mutating func add(_ report: some DecodedTouchReport) {
-        add(
-            valid: report.isValid, outOfPanel: report.rejectedOutOfPanel, invalidID: report.rejectedInvalidID,
-            tooMany: report.rejectedTooMany)
-    }
-
-    /// Adds one decoded image's counters.
-    @inlinable public mutating func add(valid: Bool, outOfPanel: Int, invalidID: Int, tooMany: Int) {
-        framesRead += 1
-        if !valid { framesRejected += 1 }
-        rejectedOutOfPanel += outOfPanel
-        rejectedInvalidID += invalidID
-        rejectedTooMany += tooMany
-    }
-}
-
 /// Driver for FocalTech FT6206 / FT6236 / FT6336 (2 points) and FT5x06 / FT5406 (5 points)
 /// over any `I2CBus`: thin I/O around `FocalTechDecoder`.
 ///
@@ -48,40 +9,14 @@ public struct DriverCounters: Hashable, Sendable, BitwiseCopyable {
 /// which is what emulated clones tolerate (rpi/linux #4881).
 ///
 /// Not thread-safe: owned and called by the driver thread.
-/// What every decoder's report says, whatever the chip: the frame, whether the image as a whole
-/// can be trusted, and what was thrown away — the facts `DriverCounters` sums.
-public protocol DecodedTouchReport {
-    /// The contacts down; empty when `isValid` is false.
-    var frame: TouchFrame { get }
-    /// False when the image as a whole cannot be trusted (it must be dropped, not read as "all up").
-    var isValid: Bool { get }
-    /// Points dropped for coordinates outside the panel.
-    var rejectedOutOfPanel: Int { get }
-    /// Points dropped for an invalid or repeated id.
-    var rejectedInvalidID: Int { get }
-    /// 1 when the whole image was rejected for a count above the chip's maximum, else 0.
-    var rejectedTooMany: Int { get }
-}
-
-extension FocalTechReport: DecodedTouchReport {}
-extension GT911Report: DecodedTouchReport {}
-extension CST816Report: DecodedTouchReport {
-    /// The CST816 reports one contact with id 0: there is no id to reject.
-    public var rejectedInvalidID: Int { 0 }
-}
-
 public final class FT6x36Driver<Bus: I2CBus>: TouchController {
     /// Immutable configuration from the board description.
+    @dynamicMemberLookup
     public struct Configuration: Hashable, Sendable {
-        /// 7-bit address; FocalTech parts answer at 0x38 (ADA `FT6206_ADDR`, LV-FT).
-        public var address: I2CAddress
-        /// Points the chip reports: 2 for FT6x36 (LV-FT `FT6X36_MAX_TOUCH_PNTS`), 5 for FT5x06
-        /// (EDT compatible table), up to 10 for FT5506/FT5426. Clamped to 1…10.
-        public var maxPoints: Int
-        /// Raw controller X range: points with X ≥ width are dropped and counted.
-        public var panelWidth: Int
-        /// Raw controller Y range: points with Y ≥ height are dropped and counted.
-        public var panelHeight: Int
+        /// Address (FocalTech parts answer at 0x38: ADA `FT6206_ADDR`, LV-FT), points — 2 for FT6x36
+        /// (LV-FT `FT6X36_MAX_TOUCH_PNTS`), 5 for FT5x06 (EDT compatible table), up to 10 for
+        /// FT5506/FT5426, clamped to 1…10 — and the raw panel range.
+        public var bus: ControllerBusConfiguration
         /// G_MODE written by `start()`: true = interrupt trigger mode (0x01), false = polling mode (0x00).
         public var interruptTrigger: Bool
         /// The family name used when the chip id is unknown or unreadable.
@@ -93,13 +28,18 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
             address: I2CAddress = I2CAddress(0x38), maxPoints: Int, panelWidth: Int, panelHeight: Int,
             interruptTrigger: Bool = true, familyName: String = "FocalTech", reportRate: UInt8? = nil
         ) {
+            bus = ControllerBusConfiguration(
+                address: address, maxPoints: maxPoints, maxPointsLimit: FocalTechRegisters.maxPointsLimit,
+                panelWidth: panelWidth, panelHeight: panelHeight)
             self.reportRate = reportRate.flatMap { $0 == 0 ? nil : $0 }
-            self.address = address
-            self.maxPoints = min(max(maxPoints, 1), FocalTechRegisters.maxPointsLimit)
-            self.panelWidth = panelWidth
-            self.panelHeight = panelHeight
             self.interruptTrigger = interruptTrigger
             self.familyName = familyName
+        }
+
+        /// `configuration.address`, `.maxPoints`, `.panelWidth`, `.panelHeight`.
+        public subscript<T>(dynamicMember field: WritableKeyPath<ControllerBusConfiguration, T>) -> T {
+            get { bus[keyPath: field] }
+            set { bus[keyPath: field] = newValue }
         }
 
         /// FT6206 / FT6236 / FT6336: 2 points at 0x38.
@@ -117,12 +57,11 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
     public let configuration: Configuration
     public let lines: ControllerLines
     public let timing: DriverTiming
-    /// Set by `identify()` / `start()`.
-    public private(set) var identity: ControllerIdentity?
-    /// Totals over every `readReport`.
-    public private(set) var counters = DriverCounters()
-    /// The last report read (valid or not), for "last N raw frames" diagnostics.
-    public private(set) var lastReport: FocalTechReport?
+    /// Identity (set by `identify()` / `start()`), counters over every `readReport`, last report.
+    public private(set) var state = DriverState<FocalTechReport>()
+    public var identity: ControllerIdentity? { state.identity }
+    public var counters: DriverCounters { state.counters }
+    public var lastReport: FocalTechReport? { state.lastReport }
 
     /// The touch read: register pointer 0x00, then the image, in one buffer for the driver's life.
     private let imageRead: RegisterTransfer
@@ -152,7 +91,7 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
         let name = chip.flatMap(FocalTechRegisters.chipName(forChipID:)) ?? "\(configuration.familyName) (unidentified)"
         let id = ControllerIdentity(
             chipName: name, address: configuration.address, chipID: chip, firmware: firmware, vendor: vendor)
-        identity = id
+        state.identity = id
         return id
     }
 
@@ -200,21 +139,18 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
         let report = FocalTechDecoder.decode(
             imageRead.response, at: timestamp, maxPoints: configuration.maxPoints,
             panelWidth: configuration.panelWidth, panelHeight: configuration.panelHeight)
-        counters.add(report)
-        lastReport = report
+        state.record(report)
         return report
     }
 
     /// `readReport(at:)`, with an invalid image as nil (`TouchController`).
     public func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
-        let report: FocalTechReport
         do throws(I2CError) {
-            report = try readReport(at: timestamp)
+            let report = try readReport(at: timestamp)
+            return report.isValid ? report.frame : nil
         } catch {
-            counters.readErrors += 1
-            throw error
+            throw state.failedRead(error)
         }
-        return report.isValid ? report.frame : nil
     }
 
     private func readImage() throws(I2CError) {

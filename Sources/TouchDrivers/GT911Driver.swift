@@ -22,15 +22,11 @@ import TouchCore
 ///
 /// Not thread-safe: owned by the driver thread.
 public final class GT911Driver<Bus: I2CBus>: TouchController {
+    @dynamicMemberLookup
     public struct Configuration: Hashable, Sendable {
-        /// The address to select at reset and try first (0x5D or 0x14).
-        public var address: I2CAddress
-        /// Points to read, 1…10 (GT911: 5).
-        public var maxPoints: Int
-        /// Raw X range: X ≥ width is dropped and counted.
-        public var panelWidth: Int
-        /// Raw Y range.
-        public var panelHeight: Int
+        /// The address to select at reset and try first (0x5D or 0x14), points to read 1…10
+        /// (GT911: 5), and the raw panel range.
+        public var bus: ControllerBusConfiguration
         /// Wait up to 20 ms for the ready bit (true when reads follow an INT edge).
         public var waitsForReady: Bool
 
@@ -38,16 +34,21 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
             address: I2CAddress = I2CAddress(GT911Registers.addressINTLow), maxPoints: Int = GT911Registers.maxPoints,
             panelWidth: Int, panelHeight: Int, waitsForReady: Bool = false
         ) {
-            self.address = address
-            self.maxPoints = min(max(maxPoints, 1), GT911Registers.maxPointsLimit)
-            self.panelWidth = panelWidth
-            self.panelHeight = panelHeight
+            bus = ControllerBusConfiguration(
+                address: address, maxPoints: maxPoints, maxPointsLimit: GT911Registers.maxPointsLimit,
+                panelWidth: panelWidth, panelHeight: panelHeight)
             self.waitsForReady = waitsForReady
+        }
+
+        /// `configuration.address`, `.maxPoints`, `.panelWidth`, `.panelHeight`.
+        public subscript<T>(dynamicMember field: WritableKeyPath<ControllerBusConfiguration, T>) -> T {
+            get { bus[keyPath: field] }
+            set { bus[keyPath: field] = newValue }
         }
 
         /// The other address of the pair.
         public var alternateAddress: I2CAddress {
-            address.rawValue == GT911Registers.addressINTHigh
+            bus.address.rawValue == GT911Registers.addressINTHigh
                 ? I2CAddress(GT911Registers.addressINTLow) : I2CAddress(GT911Registers.addressINTHigh)
         }
     }
@@ -56,9 +57,11 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
     public let configuration: Configuration
     public let lines: ControllerLines
     public let timing: DriverTiming
-    public private(set) var identity: ControllerIdentity?
-    public private(set) var counters = DriverCounters()
-    public private(set) var lastReport: GT911Report?
+    /// Identity (set by `start()`), counters over every read, last report (ready or not).
+    public private(set) var state = DriverState<GT911Report>()
+    public var identity: ControllerIdentity? { state.identity }
+    public var counters: DriverCounters { state.counters }
+    public var lastReport: GT911Report? { state.lastReport }
     /// The address that answered at the last `start()` (the configured one before).
     public private(set) var activeAddress: I2CAddress
 
@@ -132,7 +135,7 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
                 + (lines.hasInterrupt && lines.canReset ? "" : " (INT not driven during reset)")
         }
         activeAddress = id.address
-        identity = id
+        state.identity = id
         try clearStatus()
     }
 
@@ -151,27 +154,26 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
                 report = try readOnce(at: timestamp)
             }
             if !report.isReady {
-                counters.notReady += 1
+                state.notReady()
                 try clearStatus()  // GDX clears after every IRQ, even a spurious one
             }
         }
         if report.isReady {
-            counters.add(report)
+            state.record(report)
             try clearStatus()
+        } else {
+            state.keep(report)
         }
-        lastReport = report
         return report
     }
 
     public func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
-        let report: GT911Report
         do throws(I2CError) {
-            report = try readReport(at: timestamp)
+            let report = try readReport(at: timestamp)
+            return report.isReady && report.isValid ? report.frame : nil
         } catch {
-            counters.readErrors += 1
-            throw error
+            throw state.failedRead(error)
         }
-        return report.isReady && report.isValid ? report.frame : nil
     }
 
     private func readOnce(at timestamp: Instant) throws(I2CError) -> GT911Report {
