@@ -149,7 +149,10 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
         var report = try readOnce(at: timestamp)
         if !report.isReady && configuration.waitsForReady {
             let deadline = timing.now().advanced(byMicroseconds: GT911Registers.readyTimeoutMicroseconds)
-            while !report.isReady && timing.now() < deadline {
+            // Bounded by count as well as by the clock: a clock that does not move cannot hang the read.
+            var polls = GT911Registers.readyTimeoutMicroseconds / GT911Registers.readyPollMicroseconds
+            while !report.isReady && timing.now() < deadline && polls > 0 {
+                polls -= 1
                 timing.sleep(GT911Registers.readyPollMicroseconds)
                 report = try readOnce(at: timestamp)
             }

@@ -157,10 +157,11 @@ struct Monitor: ParsableCommand {
         var now = start
         do throws(ServiceError) {
             if virtualClock {
-                // The simulated INT line waits on this loop's own clock and never sleeps for real.
-                setup = try ControllerFactory.make(description, start: start, clock: { now }, sleep: { _ in })
+                // The simulated chip follows this loop's own clock; its waits move it on, never sleeping for real.
+                setup = try ControllerFactory.make(
+                    description, start: start, clock: { now }, sleep: { now = now.advanced(byMicroseconds: $0) })
             } else {
-                setup = try ControllerFactory.make(description, start: start)
+                setup = try ControllerFactory.make(description, start: start, clock: { MonotonicClock.now() })
             }
             engine = try EngineBuilder.build(description)
         } catch {

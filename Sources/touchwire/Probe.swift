@@ -95,7 +95,7 @@ extension Probe {
         }
         let setup: ControllerSetup
         do throws(ServiceError) {
-            setup = try ControllerFactory.make(description, start: MonotonicClock.now())
+            setup = try ControllerFactory.make(description, start: MonotonicClock.now(), clock: { MonotonicClock.now() })
         } catch {
             throw fail("\(error)")
         }

@@ -40,7 +40,7 @@ struct Record: ParsableCommand {
         let start = MonotonicClock.now()
         let recorder: Recorder
         do throws(ServiceError) {
-            recorder = try Recorder(board: description, path: output, logger: logger, start: start)
+            recorder = try Recorder(board: description, path: output, logger: logger, start: start, clock: { MonotonicClock.now() })
         } catch {
             throw fail("\(error)")
         }
