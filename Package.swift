@@ -143,7 +143,7 @@ let package = Package(
             name: "TouchServiceTests",
             dependencies: [
                 "touchwire", "TouchService", "TouchComposition", "TouchSimulation", "TouchLinux", "TouchTrace",
-                "TouchOutputs",
+                "TouchOutputs", "TouchRing",
                 "BoardConfig", "Gestures", "TouchDrivers",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
                 .product(name: "Logging", package: "swift-log"),

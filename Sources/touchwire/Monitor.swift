@@ -183,20 +183,19 @@ struct Monitor: ParsableCommand {
         var latencyMax: Int64 = 0
         var refreshAt = start
         driver.start(at: start)
+        // Live, the board is read exactly as `run` reads it (INT edges or the adaptive poll rate).
+        var loop = DriverLoop(driver: driver, clock: { MonotonicClock.now() })
+        var wait: Int64? = nil
         while !stop.load(ordering: .relaxed) {
             if let frames, reads >= frames { break }
             var changed = false
-            if let input = driver.interruptInput, !virtualClock {
-                // As `run` reads it: at the INT edge's instant, or on the poll period's timeout.
-                if let edge = try? input.waitForEdge(timeoutMicroseconds: driver.pollInterval(at: now)) {
-                    now = edge.timestamp
-                    driver.poll(at: now, edge: true)
-                } else {
-                    now = MonotonicClock.now()
-                    driver.poll(at: now)
-                }
-            } else {
+            if virtualClock {
                 driver.poll(at: now)
+            } else {
+                let turn = loop.turn()
+                if let error = turn.lineError { notes.append("INT line: \(error)") }
+                now = turn.readAt
+                wait = turn.waitMicroseconds
             }
             reads += 1
             while let frame = queue.poll() {
@@ -242,14 +241,7 @@ struct Monitor: ParsableCommand {
             if virtualClock {
                 now = now.advanced(byMicroseconds: setup.pollIntervalMicroseconds)
             } else {
-                if driver.interruptInput == nil {
-                    usleep(
-                        UInt32(
-                            max(
-                                1000,
-                                setup.simulation == nil ? driver.pollInterval(at: now) : setup.pollIntervalMicroseconds
-                            )))
-                }
+                if let wait, wait > 0 { usleep(UInt32(clamping: wait)) }
                 now = MonotonicClock.now()
             }
         }
