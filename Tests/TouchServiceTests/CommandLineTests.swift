@@ -4,47 +4,7 @@ import TouchTrace
 import XCTest
 
 /// The `touchwire` executable as a user runs it (formats.md §3).
-final class CommandLineTests: XCTestCase {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// The executable built next to the test bundle.
-    var executable: URL {
-        let bundle = Bundle(for: CommandLineTests.self).bundleURL
-        let candidates = [bundle, bundle.deletingLastPathComponent(), bundle.appendingPathComponent("debug"),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
-        for dir in candidates where FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("touchwire").path) {
-            return dir.appendingPathComponent("touchwire")
-        }
-        return bundle.appendingPathComponent("touchwire")
-    }
-
-    func run(_ arguments: [String]) throws -> Result {
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            XCTFail("touchwire was not built at \(executable.path)")
-            return Result(status: -1, stdout: "", stderr: "")
-        }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
-    }
-
-    var demoBoard: String { repositoryRoot.appendingPathComponent("boards/sim-demo.toml").path }
-
+final class CommandLineTests: XCTestCase, TouchwireCommandLine {
     /// Replay is byte-identical on every run, and the demo's gestures come out with the §2 fields.
     func testReplayOfDemoIsDeterministicAndRecognizesTheDemo() throws {
         let dir = try makeTemporaryDirectory(self)

@@ -76,11 +76,8 @@ final class RunOutputsTests: XCTestCase {
         let file = dir.appendingPathComponent("b.toml")
         try demoBoardText(uart: pty.subordinatePath).write(to: file, atomically: true, encoding: .utf8)
         let process = Process()
-        let bundle = Bundle(for: RunOutputsTests.self).bundleURL
-        let executable = [bundle, bundle.deletingLastPathComponent(), bundle.appendingPathComponent("debug")]
-            .map { $0.appendingPathComponent("touchwire") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        process.executableURL = try XCTUnwrap(executable, "touchwire was not built next to \(bundle.path)")
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: touchwireExecutable.path), "touchwire was not built")
+        process.executableURL = touchwireExecutable
         process.arguments = ["run", "--board", file.path]
         let err = Pipe()
         process.standardError = err

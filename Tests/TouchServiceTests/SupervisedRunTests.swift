@@ -8,32 +8,7 @@ import XCTest
 
 /// `touchwire run` as systemd starts it (`Type=notify`, `WatchdogSec=`, `RuntimeDirectory=`),
 /// reloaded with SIGHUP; `touchwire status --prometheus`; `touchwire --version`.
-final class SupervisedRunTests: XCTestCase {
-    /// The `touchwire` executable built next to the test bundle.
-    var executable: URL {
-        let bundle = Bundle(for: SupervisedRunTests.self).bundleURL
-        let candidates = [bundle, bundle.deletingLastPathComponent(), bundle.appendingPathComponent("debug")]
-        return candidates.map { $0.appendingPathComponent("touchwire") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-            ?? bundle.appendingPathComponent("touchwire")
-    }
-
-    /// Runs touchwire to completion: (status, stdout, stderr).
-    func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-    }
-
+final class SupervisedRunTests: XCTestCase, TouchwireCommandLine {
     func testNotifyReloadStatusAndPrometheusFilesAsUnderSystemd() throws {
         let dir = try makeTemporaryDirectory(self)
         let runtime = dir.appendingPathComponent("run")
