@@ -159,15 +159,19 @@ let package = Package(
 if ProcessInfo.processInfo.environment["TOUCHWIRE_FUZZ"] != nil {
     let fuzzSettings: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
     package.targets += [
+        /// libFuzzer's driver entry, shared by the targets below.
+        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
         .executableTarget(
-            name: "FuzzDecoders", dependencies: ["TouchDrivers", "TouchCore"], path: "Fuzz/FuzzDecoders",
+            name: "FuzzDecoders", dependencies: ["FuzzSupport", "TouchDrivers", "TouchCore"], path: "Fuzz/FuzzDecoders",
             swiftSettings: fuzzSettings),
         .executableTarget(
-            name: "FuzzTrace", dependencies: ["TouchTrace", "TouchCore"], path: "Fuzz/FuzzTrace",
+            name: "FuzzTrace", dependencies: ["FuzzSupport", "TouchTrace", "TouchCore"], path: "Fuzz/FuzzTrace",
             swiftSettings: fuzzSettings),
         .executableTarget(
-            name: "FuzzBoard", dependencies: ["BoardConfig"], path: "Fuzz/FuzzBoard", swiftSettings: fuzzSettings),
+            name: "FuzzBoard", dependencies: ["FuzzSupport", "BoardConfig"], path: "Fuzz/FuzzBoard",
+            swiftSettings: fuzzSettings),
         .executableTarget(
-            name: "FuzzStatus", dependencies: ["TouchService"], path: "Fuzz/FuzzStatus", swiftSettings: fuzzSettings),
+            name: "FuzzStatus", dependencies: ["FuzzSupport", "TouchService"], path: "Fuzz/FuzzStatus",
+            swiftSettings: fuzzSettings),
     ]
 }
