@@ -13,15 +13,15 @@ import TouchCore
 /// is handled twice: disabled at start, and — because some parts ignore 0xFE — a NACK while
 /// no finger is down is counted as `sleepNacks` and read as "nothing new" (nil), not as an
 /// error. A NACK while a finger is down is an error (the stage cancels the touch).
-public final class CST816Driver<Bus: I2CBus>: TouchController {
+package final class CST816Driver<Bus: I2CBus>: TouchController {
     @dynamicMemberLookup
-    public struct Configuration: Hashable, Sendable {
+    package struct Configuration: Hashable, Sendable {
         /// The address (0x15) and raw panel range; one point.
-        public var bus: ControllerBusConfiguration
+        package var bus: ControllerBusConfiguration
         /// Write DIS_AUTO_SLEEP at start.
-        public var disablesAutoSleep: Bool
+        package var disablesAutoSleep: Bool
 
-        public init(
+        package init(
             address: I2CAddress = I2CAddress(CST816Registers.address), panelWidth: Int, panelHeight: Int,
             disablesAutoSleep: Bool = true
         ) {
@@ -31,29 +31,29 @@ public final class CST816Driver<Bus: I2CBus>: TouchController {
         }
 
         /// `configuration.address`, `.panelWidth`, `.panelHeight` (`.maxPoints` is 1).
-        public subscript<T>(dynamicMember field: WritableKeyPath<ControllerBusConfiguration, T>) -> T {
+        package subscript<T>(dynamicMember field: WritableKeyPath<ControllerBusConfiguration, T>) -> T {
             get { bus[keyPath: field] }
             set { bus[keyPath: field] = newValue }
         }
     }
 
-    public let bus: Bus
-    public let configuration: Configuration
-    public let lines: ControllerLines
-    public let timing: DriverTiming
+    package let bus: Bus
+    package let configuration: Configuration
+    package let lines: ControllerLines
+    package let timing: DriverTiming
     /// Identity (set by `start()`), counters over every read, last report.
-    public private(set) var state = DriverState<CST816Report>()
-    public var identity: ControllerIdentity? { state.identity }
-    public var counters: DriverCounters { state.counters }
-    public var lastReport: CST816Report? { state.lastReport }
+    package private(set) var state = DriverState<CST816Report>()
+    package var identity: ControllerIdentity? { state.identity }
+    package var counters: DriverCounters { state.counters }
+    package var lastReport: CST816Report? { state.lastReport }
     /// True after a NACK while idle, until the chip answers again.
-    public private(set) var isAsleep = false
+    package private(set) var isAsleep = false
     private var fingerDown = false
 
     /// The touch read: register 0x01, then the 6-byte image, in one buffer for the driver's life.
     private let imageRead = RegisterTransfer(command: [CST816Registers.gestureID], responseLength: CST816Registers.imageLength)
 
-    public init(
+    package init(
         bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming
     ) {
         self.bus = bus
@@ -63,14 +63,14 @@ public final class CST816Driver<Bus: I2CBus>: TouchController {
     }
 
 
-    public var interruptInput: (any GPIOInput)? { lines.interruptInput }
+    package var interruptInput: (any GPIOInput)? { lines.interruptInput }
 
     /// Pulses reset (see the type's documentation). Does nothing without a reset line.
-    public func reset() throws(GPIOError) {
+    package func reset() throws(GPIOError) {
         try lines.pulseReset(assert: CST816Registers.resetAssertMicroseconds, release: CST816Registers.resetReleaseMicroseconds, timing: timing)
     }
 
-    public func start() throws(I2CError) {
+    package func start() throws(I2CError) {
         do throws(GPIOError) {
             try reset()
             try lines.releaseInterrupt()
@@ -94,7 +94,7 @@ public final class CST816Driver<Bus: I2CBus>: TouchController {
     }
 
     /// Reads and decodes one image (6 bytes from 0x01).
-    public func readReport(at timestamp: Instant) throws(I2CError) -> CST816Report {
+    package func readReport(at timestamp: Instant) throws(I2CError) -> CST816Report {
         try imageRead.run(on: bus, address: configuration.address)
         let report = CST816Decoder.decode(
             imageRead.response, at: timestamp, panelWidth: configuration.panelWidth,
@@ -103,7 +103,7 @@ public final class CST816Driver<Bus: I2CBus>: TouchController {
         return report
     }
 
-    public func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
+    package func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
         let report: CST816Report
         do throws(I2CError) {
             report = try readReport(at: timestamp)

@@ -9,22 +9,22 @@ import TouchCore
 /// which is what emulated clones tolerate (rpi/linux #4881).
 ///
 /// Not thread-safe: owned and called by the driver thread.
-public final class FT6x36Driver<Bus: I2CBus>: TouchController {
+package final class FT6x36Driver<Bus: I2CBus>: TouchController {
     /// Immutable configuration from the board description.
     @dynamicMemberLookup
-    public struct Configuration: Hashable, Sendable {
+    package struct Configuration: Hashable, Sendable {
         /// Address (FocalTech parts answer at 0x38: ADA `FT6206_ADDR`, LV-FT), points — 2 for FT6x36
         /// (LV-FT `FT6X36_MAX_TOUCH_PNTS`), 5 for FT5x06 (EDT compatible table), up to 10 for
         /// FT5506/FT5426, clamped to 1…10 — and the raw panel range.
-        public var bus: ControllerBusConfiguration
+        package var bus: ControllerBusConfiguration
         /// G_MODE written by `start()`: true = interrupt trigger mode (0x01), false = polling mode (0x00).
-        public var interruptTrigger: Bool
+        package var interruptTrigger: Bool
         /// The family name used when the chip id is unknown or unreadable.
-        public var familyName: String
+        package var familyName: String
         /// PERIOD_ACTIVE (0x88) written by `start()`, 1…255 ("0x64: 100Hz", EDT M12); nil leaves it.
-        public var reportRate: UInt8?
+        package var reportRate: UInt8?
 
-        public init(
+        package init(
             address: I2CAddress = I2CAddress(0x38), maxPoints: Int, panelWidth: Int, panelHeight: Int,
             interruptTrigger: Bool = true, familyName: String = "FocalTech", reportRate: UInt8? = nil
         ) {
@@ -37,36 +37,36 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
         }
 
         /// `configuration.address`, `.maxPoints`, `.panelWidth`, `.panelHeight`.
-        public subscript<T>(dynamicMember field: WritableKeyPath<ControllerBusConfiguration, T>) -> T {
+        package subscript<T>(dynamicMember field: WritableKeyPath<ControllerBusConfiguration, T>) -> T {
             get { bus[keyPath: field] }
             set { bus[keyPath: field] = newValue }
         }
 
         /// FT6206 / FT6236 / FT6336: 2 points at 0x38.
-        public static func ft6x36(panelWidth: Int, panelHeight: Int, address: I2CAddress = I2CAddress(0x38)) -> Self {
+        package static func ft6x36(panelWidth: Int, panelHeight: Int, address: I2CAddress = I2CAddress(0x38)) -> Self {
             Self(address: address, maxPoints: 2, panelWidth: panelWidth, panelHeight: panelHeight, familyName: "FT6x36")
         }
 
         /// FT5206 / FT5306 / FT5406: 5 points at 0x38.
-        public static func ft5x06(panelWidth: Int, panelHeight: Int, address: I2CAddress = I2CAddress(0x38)) -> Self {
+        package static func ft5x06(panelWidth: Int, panelHeight: Int, address: I2CAddress = I2CAddress(0x38)) -> Self {
             Self(address: address, maxPoints: 5, panelWidth: panelWidth, panelHeight: panelHeight, familyName: "FT5x06")
         }
     }
 
-    public let bus: Bus
-    public let configuration: Configuration
-    public let lines: ControllerLines
-    public let timing: DriverTiming
+    package let bus: Bus
+    package let configuration: Configuration
+    package let lines: ControllerLines
+    package let timing: DriverTiming
     /// Identity (set by `identify()` / `start()`), counters over every `readReport`, last report.
-    public private(set) var state = DriverState<FocalTechReport>()
-    public var identity: ControllerIdentity? { state.identity }
-    public var counters: DriverCounters { state.counters }
-    public var lastReport: FocalTechReport? { state.lastReport }
+    package private(set) var state = DriverState<FocalTechReport>()
+    package var identity: ControllerIdentity? { state.identity }
+    package var counters: DriverCounters { state.counters }
+    package var lastReport: FocalTechReport? { state.lastReport }
 
     /// The touch read: register pointer 0x00, then the image, in one buffer for the driver's life.
     private let imageRead: RegisterTransfer
 
-    public init(
+    package init(
         bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming
     ) {
         self.bus = bus
@@ -83,7 +83,7 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
     /// id (0xA3), firmware id (0xA6) and vendor id (0xA8) one byte each. A failing id read
     /// leaves its field nil; only a failing image read throws.
     @discardableResult
-    public func identify() throws(I2CError) -> ControllerIdentity {
+    package func identify() throws(I2CError) -> ControllerIdentity {
         try readImage()
         let chip = try? readRegister(FocalTechRegisters.chipID)
         let firmware = try? readRegister(FocalTechRegisters.firmwareID)
@@ -96,31 +96,31 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
     }
 
     /// Writes G_MODE (0xA4): 0x01 interrupt trigger mode, 0x00 interrupt polling mode (ST-BSP).
-    public func configure(interruptTrigger: Bool) throws(I2CError) {
+    package func configure(interruptTrigger: Bool) throws(I2CError) {
         let value = interruptTrigger ? FocalTechRegisters.interruptModeTrigger : FocalTechRegisters.interruptModePolling
         try bus.write(configuration.address, [FocalTechRegisters.interruptMode, value])
     }
 
     /// Reset held active 5 ms ("held low 1 ms, or 1 ms + 100us if powering on", Z-FT), then
     /// released and 300 ms before the first access (EDT `msleep(300)`).
-    public static var resetAssertMicroseconds: Int64 { 5_000 }
-    public static var resetReleaseMicroseconds: Int64 { 300_000 }
+    package static var resetAssertMicroseconds: Int64 { 5_000 }
+    package static var resetReleaseMicroseconds: Int64 { 300_000 }
 
-    public var interruptInput: (any GPIOInput)? { lines.interruptInput }
+    package var interruptInput: (any GPIOInput)? { lines.interruptInput }
 
     /// Pulses the reset line when wired (timings above).
-    public func reset() throws(GPIOError) {
+    package func reset() throws(GPIOError) {
         try lines.pulseReset(assert: Self.resetAssertMicroseconds, release: Self.resetReleaseMicroseconds, timing: timing)
     }
 
     /// Writes PERIOD_ACTIVE (0x88), the report rate in Active mode (EDT `M12_REGISTER_REPORT_RATE`).
-    public func configure(reportRate: UInt8) throws(I2CError) {
+    package func configure(reportRate: UInt8) throws(I2CError) {
         try bus.write(configuration.address, [FocalTechRegisters.reportRate, reportRate])
     }
 
     /// Reset (when wired), `identify()`, G_MODE from the configuration (trigger mode when an INT
     /// line is wired), and the report rate when configured.
-    public func start() throws(I2CError) {
+    package func start() throws(I2CError) {
         do throws(GPIOError) {
             try reset()
             try lines.releaseInterrupt()
@@ -134,7 +134,7 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
 
     /// Reads and decodes one touch image: exactly one transfer from register 0x00 of
     /// `3 + 6 * maxPoints` bytes, no allocation. Counters are updated.
-    public func readReport(at timestamp: Instant) throws(I2CError) -> FocalTechReport {
+    package func readReport(at timestamp: Instant) throws(I2CError) -> FocalTechReport {
         try readImage()
         let report = FocalTechDecoder.decode(
             imageRead.response, at: timestamp, maxPoints: configuration.maxPoints,
@@ -144,7 +144,7 @@ public final class FT6x36Driver<Bus: I2CBus>: TouchController {
     }
 
     /// `readReport(at:)`, with an invalid image as nil (`TouchController`).
-    public func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
+    package func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
         do throws(I2CError) {
             let report = try readReport(at: timestamp)
             return report.isValid ? report.frame : nil

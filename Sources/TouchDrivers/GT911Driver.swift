@@ -21,16 +21,16 @@ import TouchCore
 /// returned. Polling without INT: not ready → nil at once. Ready with no points → an empty frame.
 ///
 /// Not thread-safe: owned by the driver thread.
-public final class GT911Driver<Bus: I2CBus>: TouchController {
+package final class GT911Driver<Bus: I2CBus>: TouchController {
     @dynamicMemberLookup
-    public struct Configuration: Hashable, Sendable {
+    package struct Configuration: Hashable, Sendable {
         /// The address to select at reset and try first (0x5D or 0x14), points to read 1…10
         /// (GT911: 5), and the raw panel range.
-        public var bus: ControllerBusConfiguration
+        package var bus: ControllerBusConfiguration
         /// Wait up to 20 ms for the ready bit (true when reads follow an INT edge).
-        public var waitsForReady: Bool
+        package var waitsForReady: Bool
 
-        public init(
+        package init(
             address: I2CAddress = I2CAddress(GT911Registers.addressINTLow), maxPoints: Int = GT911Registers.maxPoints,
             panelWidth: Int, panelHeight: Int, waitsForReady: Bool = false
         ) {
@@ -41,29 +41,29 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
         }
 
         /// `configuration.address`, `.maxPoints`, `.panelWidth`, `.panelHeight`.
-        public subscript<T>(dynamicMember field: WritableKeyPath<ControllerBusConfiguration, T>) -> T {
+        package subscript<T>(dynamicMember field: WritableKeyPath<ControllerBusConfiguration, T>) -> T {
             get { bus[keyPath: field] }
             set { bus[keyPath: field] = newValue }
         }
 
         /// The other address of the pair.
-        public var alternateAddress: I2CAddress {
+        package var alternateAddress: I2CAddress {
             bus.address.rawValue == GT911Registers.addressINTHigh
                 ? I2CAddress(GT911Registers.addressINTLow) : I2CAddress(GT911Registers.addressINTHigh)
         }
     }
 
-    public let bus: Bus
-    public let configuration: Configuration
-    public let lines: ControllerLines
-    public let timing: DriverTiming
+    package let bus: Bus
+    package let configuration: Configuration
+    package let lines: ControllerLines
+    package let timing: DriverTiming
     /// Identity (set by `start()`), counters over every read, last report (ready or not).
-    public private(set) var state = DriverState<GT911Report>()
-    public var identity: ControllerIdentity? { state.identity }
-    public var counters: DriverCounters { state.counters }
-    public var lastReport: GT911Report? { state.lastReport }
+    package private(set) var state = DriverState<GT911Report>()
+    package var identity: ControllerIdentity? { state.identity }
+    package var counters: DriverCounters { state.counters }
+    package var lastReport: GT911Report? { state.lastReport }
     /// The address that answered at the last `start()` (the configured one before).
-    public private(set) var activeAddress: I2CAddress
+    package private(set) var activeAddress: I2CAddress
 
     /// The touch read: register 0x814E (big-endian), then the status byte and point records.
     private let imageRead: RegisterTransfer
@@ -71,7 +71,7 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
     private let statusClear = RegisterTransfer(
         command: [UInt8(GT911Registers.status >> 8), UInt8(GT911Registers.status & 0xFF), 0], responseLength: 0)
 
-    public init(
+    package init(
         bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming
     ) {
         self.bus = bus
@@ -84,10 +84,10 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
             responseLength: GT911Registers.imageLength(maxPoints: configuration.maxPoints))
     }
 
-    public var interruptInput: (any GPIOInput)? { lines.interruptInput }
+    package var interruptInput: (any GPIOInput)? { lines.interruptInput }
 
     /// The reset sequence of the type's documentation. Does nothing without a reset line.
-    public func reset() throws(GPIOError) {
+    package func reset() throws(GPIOError) {
         guard lines.canReset else { return }
         try lines.holdReset(true)
         timing.sleep(GT911Registers.resetAssertMicroseconds)
@@ -104,7 +104,7 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
     }
 
     /// Reads product id, firmware and resolution at `address`.
-    public func identify(at address: I2CAddress) throws(I2CError) -> ControllerIdentity {
+    package func identify(at address: I2CAddress) throws(I2CError) -> ControllerIdentity {
         let b = try bus.readRegisters16(address, register: GT911Registers.productID, count: 11)
         var name = ""
         for byte in b[0..<4] where byte >= 0x20 && byte < 0x7F { name.append(Character(Unicode.Scalar(byte))) }
@@ -114,7 +114,7 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
             resolutionWidth: Int(b[6]) | Int(b[7]) << 8, resolutionHeight: Int(b[8]) | Int(b[9]) << 8)
     }
 
-    public func start() throws(I2CError) {
+    package func start() throws(I2CError) {
         do throws(GPIOError) {
             try reset()
             try lines.releaseInterrupt()
@@ -140,12 +140,12 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
     }
 
     /// Writes 0x00 to 0x814E (one message, no allocation).
-    public func clearStatus() throws(I2CError) {
+    package func clearStatus() throws(I2CError) {
         try statusClear.run(on: bus, address: activeAddress)
     }
 
     /// Reads, decodes and acknowledges one image (see the type's documentation).
-    public func readReport(at timestamp: Instant) throws(I2CError) -> GT911Report {
+    package func readReport(at timestamp: Instant) throws(I2CError) -> GT911Report {
         var report = try readOnce(at: timestamp)
         if !report.isReady && configuration.waitsForReady {
             let deadline = timing.now().advanced(byMicroseconds: GT911Registers.readyTimeoutMicroseconds)
@@ -170,7 +170,7 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
         return report
     }
 
-    public func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
+    package func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
         do throws(I2CError) {
             let report = try readReport(at: timestamp)
             return report.isReady && report.isValid ? report.frame : nil

@@ -4,11 +4,11 @@ import TouchCore
 /// a tap, a double tap, a button press, a slow drag and a flick on the canvas, a two-finger
 /// pinch-and-turn, a two-finger tap, a checkmark, a long press and a slider drag — sampled every
 /// 10 ms, with a pause between gestures. Used by the benchmarks and the allocation tests.
-public enum KioskScript {
+package enum KioskScript {
     /// Length of one pass, in microseconds (the loop period).
-    public static let duration: Int64 = 9_000_000
+    package static let duration: Int64 = 9_000_000
 
-    public static func frames() -> [TouchFrame] {
+    package static func frames() -> [TouchFrame] {
         var out: [TouchFrame] = []
         var t: Int64 = 0
         func emit(_ contacts: [(UInt8, Double, Double)]) {
