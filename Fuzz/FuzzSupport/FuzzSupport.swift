@@ -6,6 +6,7 @@
 /// keeps, libFuzzer's or the target's, runs the same driver on `LLVMFuzzerTestOneInput`.
 
 /// libFuzzer's driver (compiler-rt `FuzzerDriver.cpp`), linked in by `-sanitize=fuzzer`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(
     _ argc: UnsafeMutablePointer<CInt>,

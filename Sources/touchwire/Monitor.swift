@@ -67,7 +67,7 @@ struct Monitor: ParsableCommand {
             source.resume()
             sources.append(source)
         }
-        defer { sources.forEach { $0.cancel() } }
+        defer { for source in sources { source.cancel() } }
 
         if !virtualClock {
             let path = socket ?? Monitor.defaultSocket

@@ -100,32 +100,32 @@ extension Probe {
             throw fail("\(error)")
         }
         if c.chip == .evdev {
-            let where_ = if case .input(let selector) = c.bus { "\(selector)" } else { "sim" }
+            let place = if case .input(let selector) = c.bus { "\(selector)" } else { "sim" }
             do throws(I2CError) {
                 try setup.controller.start()
                 let id = setup.controller.identity
-                print("\(where_): \(id?.chipName ?? "evdev")" + (id?.note.map { " (\($0))" } ?? ""))
+                print("\(place): \(id?.chipName ?? "evdev")" + (id?.note.map { " (\($0))" } ?? ""))
             } catch {
-                print("\(where_): \(error)")
+                print("\(place): \(error)")
                 throw ExitCode(1)
             }
             return
         }
         var devicePath: String? = nil
         if case .device(let p) = c.bus { devicePath = p }
-        let where_ = devicePath ?? "sim"
+        let place = devicePath ?? "sim"
         if let n = devicePath.flatMap({ KernelDriverBinding.busNumber(path: $0) }),
             let binding = KernelDriverBinding.read(bus: n, address: c.address)
         {
-            print("\(where_) \(c.address): \(binding.releaseAdvice)")
+            print("\(place) \(c.address): \(binding.releaseAdvice)")
         }
         let resetNote = c.reset == nil ? "no reset line" : "reset pulsed on \(c.reset!.chip):\(c.reset!.line)"
         do throws(I2CError) {
             try setup.controller.start()
             let identity = setup.controller.identity.map { "\($0)" } ?? "\(c.chip) at \(c.address)"
-            print("\(where_) \(c.address): \(identity) (\(resetNote))")
+            print("\(place) \(c.address): \(identity) (\(resetNote))")
         } catch {
-            print("\(where_) \(c.address): no \(c.chip) (\(error); \(resetNote))")
+            print("\(place) \(c.address): no \(c.chip) (\(error); \(resetNote))")
             throw ExitCode(1)
         }
     }

@@ -46,7 +46,7 @@ struct Record: ParsableCommand {
         }
         let stop = Atomic<Bool>(false)
         let sources = TerminatingSignals.install { _ in stop.store(true, ordering: .relaxed) }
-        defer { sources.forEach { $0.cancel() } }
+        defer { for source in sources { source.cancel() } }
         let deadline = seconds.map { start.advanced(byMicroseconds: Int64($0 * 1e6)) }
         recorder.driver.start(at: start)
         logger.info("recording \(description.name) to \(output); Ctrl-C stops")

@@ -98,8 +98,8 @@ struct Run: ParsableCommand {
             supervisor = try ServiceSupervisor(
                 board: description, boardPath: board, logger: logger,
                 watchdogMicroseconds: NotifyChannel.watchdogMicroseconds(environment),
-                notify: { notify.send($0) }
-            ) { b, reloads throws(ServiceError) in
+                notify: { notify.send($0) },
+                make: { b, reloads throws(ServiceError) in
                 let settings = ServiceSettings(
                     realtime: b == description ? realtime : ((try? flags.resolve(b)) ?? b.realtime),
                     statusFile: statusFile.isEmpty ? nil : statusFile, reloads: reloads)
@@ -107,7 +107,7 @@ struct Run: ParsableCommand {
                 if explain { service.engine.diagnostics = { d in logger.info("why: \(d)") } }
                 if testFault == .hangRecognizer { service.health.injectRecognizerHang() }
                 return service
-            }
+            })
         } catch {
             throw fail("\(error)")
         }
@@ -137,7 +137,7 @@ struct Run: ParsableCommand {
         hup.resume()
         sources.append(hup)
         let ok = supervisor.run()
-        sources.forEach { $0.cancel() }
+        for source in sources { source.cancel() }
         if let file = supervisor.current.statusFile { try? FileManager.default.removeItem(atPath: file) }
         if !ok { throw ExitCode(1) }
     }

@@ -86,10 +86,10 @@ final class ReloadTests: XCTestCase {
         let messages = Messages()
         let supervisor = try ServiceSupervisor(
             board: try BoardLoader.load(path: file.path), boardPath: file.path, logger: quietLogger,
-            notify: { messages.append($0) }
-        ) { board, _ throws(ServiceError) in
-            try Service(board: board, logger: quietLogger, gpio: gpio)
-        }
+            notify: { messages.append($0) },
+            make: { board, _ throws(ServiceError) in
+                try Service(board: board, logger: quietLogger, gpio: gpio)
+            })
         let finished = DispatchSemaphore(value: 0)
         let result = Mutex<Bool?>(nil)
         let thread = Thread {
@@ -156,12 +156,12 @@ final class ReloadTests: XCTestCase {
             let messages = Messages()
             let supervisor = try ServiceSupervisor(
                 board: try BoardLoader.load(path: file.path), boardPath: file.path, logger: quietLogger,
-                watchdogMicroseconds: 2_000_000, notify: { messages.append($0) }
-            ) { board, _ throws(ServiceError) in
+                watchdogMicroseconds: 2_000_000, notify: { messages.append($0) },
+                make: { board, _ throws(ServiceError) in
                 let service = try Service(board: board, logger: quietLogger, stdout: CollectingSink())
                 if hang { service.health.injectRecognizerHang() }
                 return service
-            }
+            })
             let finished = DispatchSemaphore(value: 0)
             Thread {
                 _ = supervisor.run()
