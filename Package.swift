@@ -121,7 +121,8 @@ let package = Package(
         .testTarget(
             name: "TouchPlotTests",
             dependencies: [
-                "touchwire", "TouchPlot", "TouchService", "TouchComposition", "TouchOutputs", "TouchLinux", "TouchTrace", "Gestures",
+                "touchwire", "TouchPlot", "TouchService", "TouchComposition", "TouchOutputs", "TouchLinux",
+                "TouchTrace", "Gestures",
                 "BoardConfig", "TouchCore", "TouchSimulation",
             ]
         ),

@@ -1,5 +1,5 @@
-import FuzzSupport
 import BoardConfig
+import FuzzSupport
 
 /// The board loader (the TOML crash screen, TOMLKit's toml++, validation) on any text: a board
 /// or a list of issues, never a trap; every issue is one line without control characters.

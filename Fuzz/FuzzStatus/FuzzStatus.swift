@@ -1,5 +1,5 @@
-import FuzzSupport
 import Foundation
+import FuzzSupport
 import TouchService
 
 /// The status-file reader on any bytes: a snapshot or one error, never a trap; a snapshot it

@@ -2,9 +2,9 @@ import BoardConfig
 import TouchCore
 import TouchDrivers
 import TouchLinux
+import TouchService
 import TouchSimulation
 import TouchTrace
-import TouchService
 
 /// Everything the driver stage needs for one board's controller.
 public struct ControllerSetup {
@@ -57,8 +57,7 @@ public enum ControllerFactory {
     public static func make(
         _ board: BoardDescription, start: Instant, capture: Bool = false, calibrationTargets: Int = 5,
         clock: (() -> Instant)? = nil, sleep: ((Int64) -> Void)? = nil
-    ) throws(ServiceError) -> ControllerSetup
-    {
+    ) throws(ServiceError) -> ControllerSetup {
         guard var c = board.controller else {
             throw .noController(board: board.location)
         }
@@ -107,7 +106,8 @@ public enum ControllerFactory {
                 pass = { [unowned world] in world.sleep(microseconds: $0) }
                 timing = world.timing
             }
-            let driver = EvdevSetup.simulatedDriver(model, timing: timing, rawW: rawW, rawH: rawH)
+            let driver =
+                EvdevSetup.simulatedDriver(model, timing: timing, rawW: rawW, rawH: rawH)
                 ?? makeDriver(c, bus: bus, lines: lines, timing: timing, rawW: rawW, rawH: rawH)
             let period = Int64(1_000_000 / max(1, sim.reportRateHz))
             return ControllerSetup(

@@ -2,8 +2,8 @@ import BoardConfig
 import Logging
 import TouchCore
 import TouchRing
-import TouchTrace
 import TouchService
+import TouchTrace
 
 /// `touchwire record`: the driver half of the pipeline writing a touch trace (`formats.md` §1).
 ///

@@ -32,7 +32,9 @@ package struct CST816Report: Sendable, BitwiseCopyable, Equatable {
 /// and counted. The contact always has id 0.
 package enum CST816Decoder {
     @inlinable
-    package static func decode(_ bytes: UnsafeRawBufferPointer, at timestamp: Instant, panelWidth: Int, panelHeight: Int)
+    package static func decode(
+        _ bytes: UnsafeRawBufferPointer, at timestamp: Instant, panelWidth: Int, panelHeight: Int
+    )
         -> CST816Report
     {
         var report = CST816Report(frame: TouchFrame(timestamp: timestamp))

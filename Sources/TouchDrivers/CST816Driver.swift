@@ -51,7 +51,8 @@ package final class CST816Driver<Bus: I2CBus>: TouchController {
     private var fingerDown = false
 
     /// The touch read: register 0x01, then the 6-byte image, in one buffer for the driver's life.
-    private let imageRead = RegisterTransfer(command: [CST816Registers.gestureID], responseLength: CST816Registers.imageLength)
+    private let imageRead = RegisterTransfer(
+        command: [CST816Registers.gestureID], responseLength: CST816Registers.imageLength)
 
     package init(
         bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming
@@ -62,12 +63,13 @@ package final class CST816Driver<Bus: I2CBus>: TouchController {
         self.timing = timing
     }
 
-
     package var interruptInput: (any GPIOInput)? { lines.interruptInput }
 
     /// Pulses reset (see the type's documentation). Does nothing without a reset line.
     package func reset() throws(GPIOError) {
-        try lines.pulseReset(assert: CST816Registers.resetAssertMicroseconds, release: CST816Registers.resetReleaseMicroseconds, timing: timing)
+        try lines.pulseReset(
+            assert: CST816Registers.resetAssertMicroseconds, release: CST816Registers.resetReleaseMicroseconds,
+            timing: timing)
     }
 
     package func start() throws(I2CError) {

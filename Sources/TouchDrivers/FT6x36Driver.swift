@@ -110,7 +110,8 @@ package final class FT6x36Driver<Bus: I2CBus>: TouchController {
 
     /// Pulses the reset line when wired (timings above).
     package func reset() throws(GPIOError) {
-        try lines.pulseReset(assert: Self.resetAssertMicroseconds, release: Self.resetReleaseMicroseconds, timing: timing)
+        try lines.pulseReset(
+            assert: Self.resetAssertMicroseconds, release: Self.resetReleaseMicroseconds, timing: timing)
     }
 
     /// Writes PERIOD_ACTIVE (0x88), the report rate in Active mode (EDT `M12_REGISTER_REPORT_RATE`).

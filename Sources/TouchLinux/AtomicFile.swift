@@ -1,5 +1,5 @@
-import SystemPackage
 import Synchronization
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc

@@ -127,6 +127,8 @@ package enum DescriptorIO {
     package static func poll(
         _ fd: FileDescriptor, for events: PollEvents, timeoutMilliseconds: Int
     ) throws(Errno) -> PollEvents {
-        PollEvents(rawValue: try system_poll(fd.rawValue, events: events.rawValue, timeoutMilliseconds: timeoutMilliseconds).get())
+        PollEvents(
+            rawValue: try system_poll(fd.rawValue, events: events.rawValue, timeoutMilliseconds: timeoutMilliseconds)
+                .get())
     }
 }

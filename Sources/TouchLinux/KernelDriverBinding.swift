@@ -36,7 +36,9 @@ package struct KernelDriverBinding: Hashable, Sendable {
     }
 
     /// Reads the binding under `root` (tests point it at a fake tree); nil when the device does not exist.
-    package static func read(bus: Int, address: I2CAddress, root: String = "/sys/bus/i2c/devices") -> KernelDriverBinding? {
+    package static func read(bus: Int, address: I2CAddress, root: String = "/sys/bus/i2c/devices")
+        -> KernelDriverBinding?
+    {
         let name = deviceName(bus: bus, address: address)
         let dir = root + "/" + name
         guard system_listDirectory(dir).isEmpty == false else { return nil }
@@ -48,7 +50,8 @@ package struct KernelDriverBinding: Hashable, Sendable {
     /// How to release the device, in words a user can act on.
     package var releaseAdvice: String {
         guard let driver else {
-            return "a kernel device \(device) is declared (no driver bound); remove its dtoverlay from /boot/firmware/config.txt"
+            return
+                "a kernel device \(device) is declared (no driver bound); remove its dtoverlay from /boot/firmware/config.txt"
         }
         let overlay: String
         switch driver.lowercased() {

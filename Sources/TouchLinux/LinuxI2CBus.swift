@@ -36,7 +36,8 @@ package final class LinuxI2CBus: I2CBus, Sendable {
             self.handle = DescriptorHandle(adopting: fd)
         case .failure(let e):
             switch e {
-            case .noSuchFileOrDirectory, .operationNotSupportedByDevice, .noSuchAddressOrDevice: throw .missingBus(path: path)
+            case .noSuchFileOrDirectory, .operationNotSupportedByDevice, .noSuchAddressOrDevice:
+                throw .missingBus(path: path)
             case .permissionDenied, .notPermitted: throw .permissionDenied(path: path)
             default: throw .failed(operation: "open \(path)", address: I2CAddress(0), errno: e.rawValue)
             }

@@ -66,8 +66,7 @@ package struct PseudoTerminal: ~Copyable, Sendable {
     /// and everything has been read (Linux reports EIO then).
     ///
     /// The corresponding C functions are `poll` and `read`.
-    package func read(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int) throws(SerialError) -> Int
-    {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int) throws(SerialError) -> Int {
         let revents: Int16
         switch system_poll(main.rawValue, events: Int16(POLLIN), timeoutMilliseconds: timeoutMilliseconds) {
         case .success(let r): revents = r

@@ -65,7 +65,8 @@ package enum CalibrationScript {
             ?? []
         var frames: [TouchFrame] = [TouchFrame(timestamp: .zero)]
         func down(_ t: Int64, _ p: Point) {
-            let x = min(max(p.x, 0), 4095), y = min(max(p.y, 0), 4095)
+            let x = min(max(p.x, 0), 4095)
+            let y = min(max(p.y, 0), 4095)
             frames.append(TouchFrame(timestamp: Instant(microseconds: t), contacts: [Contact(id: 0, x: x, y: y)]))
         }
         var t: Int64 = 500_000

@@ -89,8 +89,14 @@ package final class SimulatedInputDevice: InputEventSource, TouchPresenting, I2C
                     emit(EvdevCode.EV_KEY, EvdevCode.BTN_TOUCH, 1)
                     changed = true
                 }
-                if x != xs[0] { emit(EvdevCode.EV_ABS, EvdevCode.ABS_X, x); changed = true }
-                if y != ys[0] { emit(EvdevCode.EV_ABS, EvdevCode.ABS_Y, y); changed = true }
+                if x != xs[0] {
+                    emit(EvdevCode.EV_ABS, EvdevCode.ABS_X, x)
+                    changed = true
+                }
+                if y != ys[0] {
+                    emit(EvdevCode.EV_ABS, EvdevCode.ABS_Y, y)
+                    changed = true
+                }
                 xs[0] = x
                 ys[0] = y
             } else if trackingIDs[0] >= 0 {

@@ -3,10 +3,10 @@ import Dispatch
 import Foundation
 import Logging
 import Synchronization
+import TouchComposition
 import TouchCore
 import TouchLinux
 import TouchService
-import TouchComposition
 import TouchTrace
 
 struct Record: ParsableCommand {
@@ -40,7 +40,8 @@ struct Record: ParsableCommand {
         let start = MonotonicClock.now()
         let recorder: Recorder
         do throws(ServiceError) {
-            recorder = try Recorder(board: description, path: output, logger: logger, start: start, clock: { MonotonicClock.now() })
+            recorder = try Recorder(
+                board: description, path: output, logger: logger, start: start, clock: { MonotonicClock.now() })
         } catch {
             throw fail("\(error)")
         }

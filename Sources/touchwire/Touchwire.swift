@@ -2,12 +2,12 @@ import ArgumentParser
 import BoardConfig
 import Dispatch
 import Foundation
+import Gestures
 import Logging
+import TouchComposition
 import TouchCore
 import TouchOutputs
 import TouchService
-import TouchComposition
-import Gestures
 import TouchTrace
 
 @main
@@ -100,14 +100,14 @@ struct Run: ParsableCommand {
                 watchdogMicroseconds: NotifyChannel.watchdogMicroseconds(environment),
                 notify: { notify.send($0) },
                 make: { b, reloads throws(ServiceError) in
-                let settings = ServiceSettings(
-                    realtime: b == description ? realtime : ((try? flags.resolve(b)) ?? b.realtime),
-                    statusFile: statusFile.isEmpty ? nil : statusFile, reloads: reloads)
-                let service = try Service(board: b, logger: logger, settings: settings)
-                if explain { service.engine.diagnostics = { d in logger.info("why: \(d)") } }
-                if testFault == .hangRecognizer { service.health.injectRecognizerHang() }
-                return service
-            })
+                    let settings = ServiceSettings(
+                        realtime: b == description ? realtime : ((try? flags.resolve(b)) ?? b.realtime),
+                        statusFile: statusFile.isEmpty ? nil : statusFile, reloads: reloads)
+                    let service = try Service(board: b, logger: logger, settings: settings)
+                    if explain { service.engine.diagnostics = { d in logger.info("why: \(d)") } }
+                    if testFault == .hangRecognizer { service.health.injectRecognizerHang() }
+                    return service
+                })
         } catch {
             throw fail("\(error)")
         }
@@ -202,8 +202,10 @@ struct Replay: ParsableCommand {
             return
         }
         let tracker = PassthroughTracker(board: description, engine: engine)
-        var writer = TraceWriter(header: TraceHeader(
-            panelWidth: description.panel.width, panelHeight: description.panel.height, source: "touchwire passthrough"))
+        var writer = TraceWriter(
+            header: TraceHeader(
+                panelWidth: description.panel.width, panelHeight: description.panel.height,
+                source: "touchwire passthrough"))
         tracker.onFrame = { writer.append($0) }
         do throws(TraceError) {
             try TouchComposition.Replay.run(

@@ -3,21 +3,23 @@ import XCTest
 
 /// `[[binding]]` and the uart framing keys.
 final class BindingKeyTests: XCTestCase {
-    let recognizers = TestBoards.tap + """
-        [[recognizer]]
-        name = "pan"
-        kind = "pan"
-        region = "screen"
+    let recognizers =
+        TestBoards.tap + """
+            [[recognizer]]
+            name = "pan"
+            kind = "pan"
+            region = "screen"
 
-        """
-    let button = TestBoards.regions + """
-        [[region]]
-        name = "button"
-        parent = "screen"
-        frame = [0, 0, 100, 50]
-        control = true
+            """
+    let button =
+        TestBoards.regions + """
+            [[region]]
+            name = "button"
+            parent = "screen"
+            frame = [0, 0, 100, 50]
+            control = true
 
-        """
+            """
 
     func testBindingsWithDefaults() throws {
         let extra = """
@@ -205,6 +207,9 @@ final class BindingKeyTests: XCTestCase {
             """
         XCTAssertEqual(
             TestBoards.issues(TestBoards.text(extra: bad)).map(\.keyPath),
-            ["output[0].template", "output[0].data_bits", "output[0].parity", "output[0].stop_bits", "output[0].rts_cts"])
+            [
+                "output[0].template", "output[0].data_bits", "output[0].parity", "output[0].stop_bits",
+                "output[0].rts_cts",
+            ])
     }
 }

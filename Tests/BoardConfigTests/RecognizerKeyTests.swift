@@ -191,7 +191,8 @@ final class RecognizerKeyTests: XCTestCase {
     private static let rejectCases: [RejectCase] = [
         RejectCase(
             name: "a key of another kind",
-            recognizers: TestBoards.tap.replacingOccurrences(of: "kind = \"tap\"", with: "kind = \"tap\"\nmin_distance = 3"),
+            recognizers: TestBoards.tap.replacingOccurrences(
+                of: "kind = \"tap\"", with: "kind = \"tap\"\nmin_distance = 3"),
             keyPaths: ["recognizer[0] \"tap\".min_distance"], message: "unknown key for a tap recognizer"),
         RejectCase(
             name: "a key on a keyless kind", recognizers: section("p", "pinch", "touches = 2\n"),

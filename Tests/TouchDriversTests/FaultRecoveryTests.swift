@@ -1,10 +1,10 @@
 import BoardConfig
 import Foundation
+import TouchComposition
 import TouchCore
 import TouchDrivers
 import TouchRing
 import TouchService
-import TouchComposition
 import TouchSimulation
 import XCTest
 
@@ -17,7 +17,9 @@ final class FaultRecoveryTests: XCTestCase {
         var s: [(Int64, [(Double, Double)])] = [(0, [])]
         for t in stride(from: 100, to: 180, by: 10) { s.append((Int64(t), [(400, 240)])) }
         s.append((180, []))
-        for (k, t) in stride(from: 400, to: 700, by: 10).enumerated() { s.append((Int64(t), [(100 + Double(k) * 5, 300)])) }
+        for (k, t) in stride(from: 400, to: 700, by: 10).enumerated() {
+            s.append((Int64(t), [(100 + Double(k) * 5, 300)]))
+        }
         s.append((700, []))
         return s
     }()
@@ -93,11 +95,15 @@ final class FaultRecoveryTests: XCTestCase {
         let points = Set(Self.script.flatMap { $0.1.map { "\(Int($0.0)),\(Int($0.1))" } })
         for f in r.queued where !f.isCancel {
             for c in f.contacts {
-                XCTAssertTrue(points.contains("\(Int(c.position.x)),\(Int(c.position.y))"), "phantom \(c)", file: file, line: line)
+                XCTAssertTrue(
+                    points.contains("\(Int(c.position.x)),\(Int(c.position.y))"), "phantom \(c)", file: file, line: line
+                )
             }
         }
         let last = r.queued.last
-        XCTAssertTrue(last == nil || last!.isCancel || last!.isEmpty, "a touch never ended: \(String(describing: last))", file: file, line: line)
+        XCTAssertTrue(
+            last == nil || last!.isCancel || last!.isEmpty, "a touch never ended: \(String(describing: last))",
+            file: file, line: line)
     }
 
     private func downs(_ r: Run) -> Int {
@@ -112,7 +118,10 @@ final class FaultRecoveryTests: XCTestCase {
     }
 
     func testServicePicksTheDriverByChipOnTheSimulatedBus() throws {
-        for (chip, type) in [("ft6x36", "FT6x36Driver"), ("ft5x06", "FT6x36Driver"), ("gt911", "GT911Driver"), ("cst816s", "CST816Driver")] {
+        for (chip, type) in [
+            ("ft6x36", "FT6x36Driver"), ("ft5x06", "FT6x36Driver"), ("gt911", "GT911Driver"),
+            ("cst816s", "CST816Driver"),
+        ] {
             let r = try run(board(chip: chip))
             // The pipeline sees a SimulatedController; the real driver for the chip is inside it.
             let driver = try XCTUnwrap(r.setup.controller as? SimulatedController, chip).driver
@@ -283,7 +292,8 @@ final class FaultRecoveryTests: XCTestCase {
         let frames = FrameQueue(capacity: 16)
         let stage = DriverStage(controller: setup.controller, frames: frames, transform: setup.transform, log: { _ in })
         XCTAssertTrue(stage.start(at: .zero))
-        let reset = FT6x36Driver<SimulatedI2CBus>.resetAssertMicroseconds
+        let reset =
+            FT6x36Driver<SimulatedI2CBus>.resetAssertMicroseconds
             + FT6x36Driver<SimulatedI2CBus>.resetReleaseMicroseconds
         XCTAssertEqual(clock.now, Instant(microseconds: reset), "the reset took its time on the pipeline's clock")
         XCTAssertEqual(world.now, clock.now, "the simulated chip agrees with the pipeline on the time")

@@ -1,12 +1,12 @@
 import BoardConfig
 import Gestures
 import MallocInterposerSwift
+import TouchComposition
 import TouchCore
 import TouchDrivers
 import TouchLinux
 import TouchRing
 import TouchService
-import TouchComposition
 import TouchSimulation
 import XCTest
 
@@ -18,7 +18,9 @@ import XCTest
 final class AllocationTests: XCTestCase {
     override func setUpWithError() throws {
         #if DEBUG
-            throw XCTSkip("allocation counts are measured on optimized code: run `swift test -c release -Xswiftc -enable-testing`")
+            throw XCTSkip(
+                "allocation counts are measured on optimized code: run `swift test -c release -Xswiftc -enable-testing`"
+            )
         #endif
     }
 
@@ -34,7 +36,8 @@ final class AllocationTests: XCTestCase {
     func testInterposerSeesAnAllocation() {
         var sink: [Int] = []
         let n = mallocs { sink = Array(repeating: 7, count: 100) }
-        XCTAssertGreaterThan(n, 0, "the malloc interposer is not active; the zero-allocation test below would prove nothing")
+        XCTAssertGreaterThan(
+            n, 0, "the malloc interposer is not active; the zero-allocation test below would prove nothing")
         XCTAssertEqual(sink.count, 100)
     }
 

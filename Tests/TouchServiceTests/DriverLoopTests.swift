@@ -21,7 +21,8 @@ final class DriverLoopTests: XCTestCase {
             contentsOf: repositoryRoot.appendingPathComponent("boards/sim-demo.toml"), encoding: .utf8)
         if interrupt {
             text = text.replacingOccurrences(
-                of: "bus = \"sim\"              #", with: "bus = \"sim\"\ninterrupt = { chip = \"sim-gpio\", line = 17 }  #")
+                of: "bus = \"sim\"              #",
+                with: "bus = \"sim\"\ninterrupt = { chip = \"sim-gpio\", line = 17 }  #")
         }
         return try BoardLoader.parse(text, file: "demo.toml", directory: repositoryRoot.path)
     }

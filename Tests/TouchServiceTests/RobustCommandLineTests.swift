@@ -54,7 +54,8 @@ final class RobustCommandLineTests: XCTestCase, TouchwireCommandLine {
         XCTAssertTrue(good.stdout.hasPrefix("touchwire status: board b,"), good.stdout)
         let mean = #"{"count":1,"p50":1,"p90":1,"p99":1,"p999":1,"max":1,"mean":1e300}"#
         for (key, value, name) in [
-            ("uptime", "1e300", "uptime"), ("updated", "1e300", "updated"), ("framesPerSecond", "1e300", "framesPerSecond"),
+            ("uptime", "1e300", "uptime"), ("updated", "1e300", "updated"),
+            ("framesPerSecond", "1e300", "framesPerSecond"),
             ("readToWrite", mean, "readToWrite.mean"), ("uptime", "-1", "uptime"),
             ("framesRead", "-5", "framesRead"),
         ] {

@@ -1,9 +1,9 @@
 import BoardConfig
 import Foundation
+import TouchComposition
 import TouchCore
 import TouchLinux
 import TouchService
-import TouchComposition
 import TouchSimulation
 import XCTest
 
@@ -11,23 +11,23 @@ import XCTest
 final class RunOutputsTests: XCTestCase {
     func demoBoardText(uart: String) -> String {
         simulatedBoardText(script: "demo", recognizers: ["tap", "pan"]) + """
-        [[output]]
-        type = "uart"
-        device = "\(uart)"
-        baud = 921600
-        template = "{recognizer} {state}"
+            [[output]]
+            type = "uart"
+            device = "\(uart)"
+            baud = 921600
+            template = "{recognizer} {state}"
 
-        [[binding]]
-        recognizer = "tap"
-        action = "pulse"
-        pulse_ms = 60000
-        gpio = { chip = "sim", line = 1 }
+            [[binding]]
+            recognizer = "tap"
+            action = "pulse"
+            pulse_ms = 60000
+            gpio = { chip = "sim", line = 1 }
 
-        [[binding]]
-        recognizer = "pan"
-        action = "hold"
-        gpio = { chip = "sim", line = 2 }
-        """
+            [[binding]]
+            recognizer = "pan"
+            action = "hold"
+            gpio = { chip = "sim", line = 2 }
+            """
     }
 
     /// Reads `pty` until `text` has arrived (or `seconds` pass); returns everything read.
@@ -90,7 +90,9 @@ final class RunOutputsTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0, stderr)
         XCTAssertTrue(seen.hasPrefix("tap recognized\n"), seen)
         XCTAssertTrue(seen.contains("pan began\npan changed\n") && seen.hasSuffix("pan ended\n"), seen)
-        for expected in ["gpio sim:1: active", "gpio sim:2: active", "gpio sim:2: inactive", "frame→write latency mean"] {
+        for expected in [
+            "gpio sim:1: active", "gpio sim:2: active", "gpio sim:2: inactive", "frame→write latency mean",
+        ] {
             XCTAssertTrue(stderr.contains(expected), "stderr lacks \(expected):\n\(stderr)")
         }
         XCTAssertTrue(stderr.contains("gpio sim:1: inactive"), "the pulse still running at SIGINT is ended:\n\(stderr)")

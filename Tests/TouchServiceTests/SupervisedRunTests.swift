@@ -1,5 +1,5 @@
-import TouchComposition
 import Foundation
+import TouchComposition
 import XCTest
 
 #if canImport(Glibc)
@@ -15,10 +15,11 @@ final class SupervisedRunTests: XCTestCase, TouchwireCommandLine {
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
         let prom = dir.appendingPathComponent("touchwire.prom").path
         let file = dir.appendingPathComponent("board.toml")
-        let good = simulatedBoardText(script: "demo", recognizers: ["tap", "pan"]) + """
-            [metrics]
-            prometheus_file = "\(prom)"
-            """
+        let good =
+            simulatedBoardText(script: "demo", recognizers: ["tap", "pan"]) + """
+                [metrics]
+                prometheus_file = "\(prom)"
+                """
         try good.write(to: file, atomically: true, encoding: .utf8)
         let listener = try NotifyListener(path: dir.appendingPathComponent("notify").path)
 
@@ -36,9 +37,10 @@ final class SupervisedRunTests: XCTestCase, TouchwireCommandLine {
         try process.run()
         defer { if process.isRunning { process.terminate() } }
 
-        var got = listener.receive(until: { m in
-            m.contains { $0.hasPrefix("READY=1") } && m.contains("WATCHDOG=1")
-        }, seconds: 60)
+        var got = listener.receive(
+            until: { m in
+                m.contains { $0.hasPrefix("READY=1") } && m.contains("WATCHDOG=1")
+            }, seconds: 60)
         XCTAssertTrue(got.contains { $0.hasPrefix("READY=1") }, "\(got)")
         XCTAssertTrue(got.contains("WATCHDOG=1"), "\(got)")
 

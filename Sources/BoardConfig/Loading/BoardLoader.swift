@@ -19,7 +19,8 @@ package enum BoardLoader {
         }
         if let size = fileSize(path), size > Int64(BoardInputBounds.maximumFileBytes) {
             log.add(
-                "", "cannot read board file: it is \(size) bytes, more than the limit of "
+                "",
+                "cannot read board file: it is \(size) bytes, more than the limit of "
                     + "\(BoardInputBounds.maximumFileBytes) (BoardInputBounds.maximumFileBytes)")
             throw BoardFileError(issues: log.issues)
         }
