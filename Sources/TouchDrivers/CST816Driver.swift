@@ -77,30 +77,30 @@ package final class CST816Driver<Bus: I2CBus>: TouchController {
             try reset()
             try lines.releaseInterrupt()
         } catch {
-            throw .failed(operation: "CST816 reset/INT line: \(error)", address: configuration.address, errno: 0)
+            throw .failed(operation: "CST816 reset/INT line: \(error)", address: configuration.bus.address, errno: 0)
         }
-        let id = try bus.readRegisters(configuration.address, register: CST816Registers.chipID, count: 3)
+        let id = try bus.readRegisters(configuration.bus.address, register: CST816Registers.chipID, count: 3)
         let name = CST816Registers.chipName(forChipID: id[0]) ?? "CST816 (unidentified)"
         if configuration.disablesAutoSleep {
-            try bus.write(configuration.address, [CST816Registers.disableAutoSleep, 0x01])
+            try bus.write(configuration.bus.address, [CST816Registers.disableAutoSleep, 0x01])
         }
         if lines.hasInterrupt {
             try bus.write(
-                configuration.address,
+                configuration.bus.address,
                 [CST816Registers.irqControl, CST816Registers.irqEnableTouch | CST816Registers.irqEnableChange])
         }
         state.identity = ControllerIdentity(
-            chipName: name, address: configuration.address, chipID: id[0], firmware: id[2], vendor: id[1])
+            chipName: name, address: configuration.bus.address, chipID: id[0], firmware: id[2], vendor: id[1])
         isAsleep = false
         fingerDown = false
     }
 
     /// Reads and decodes one image (6 bytes from 0x01).
     package func readReport(at timestamp: Instant) throws(I2CError) -> CST816Report {
-        try imageRead.run(on: bus, address: configuration.address)
+        try imageRead.run(on: bus, address: configuration.bus.address)
         let report = CST816Decoder.decode(
-            imageRead.response, at: timestamp, panelWidth: configuration.panelWidth,
-            panelHeight: configuration.panelHeight)
+            imageRead.response, at: timestamp, panelWidth: configuration.bus.panelWidth,
+            panelHeight: configuration.bus.panelHeight)
         state.record(report)
         return report
     }

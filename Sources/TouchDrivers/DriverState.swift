@@ -65,7 +65,9 @@ extension CST816Report: DecodedTouchReport {
 /// points its image holds, and the raw coordinate range beyond which a point is dropped and counted.
 ///
 /// Each driver's `Configuration` holds one of these as `bus` and adds its chip's own settings;
-/// the fields read through it (`configuration.panelWidth`) by dynamic member lookup.
+/// the fields read through it (`configuration.panelWidth`) by dynamic member lookup. The drivers
+/// themselves read `configuration.bus` directly: a key path on the per-frame path is instantiated
+/// (allocated) on first use and not always folded away by the optimizer.
 public struct ControllerBusConfiguration: Hashable, Sendable {
     /// 7-bit I2C address the driver talks to (or tries first).
     public var address: I2CAddress

@@ -75,7 +75,7 @@ package final class FT6x36Driver<Bus: I2CBus>: TouchController {
         self.timing = timing
         imageRead = RegisterTransfer(
             command: [FocalTechRegisters.deviceMode],
-            responseLength: FocalTechRegisters.imageLength(maxPoints: configuration.maxPoints))
+            responseLength: FocalTechRegisters.imageLength(maxPoints: configuration.bus.maxPoints))
     }
 
     /// Reads the image once (the presence check, and the dummy first read some panels need:
@@ -90,7 +90,7 @@ package final class FT6x36Driver<Bus: I2CBus>: TouchController {
         let vendor = try? readRegister(FocalTechRegisters.vendorID)
         let name = chip.flatMap(FocalTechRegisters.chipName(forChipID:)) ?? "\(configuration.familyName) (unidentified)"
         let id = ControllerIdentity(
-            chipName: name, address: configuration.address, chipID: chip, firmware: firmware, vendor: vendor)
+            chipName: name, address: configuration.bus.address, chipID: chip, firmware: firmware, vendor: vendor)
         state.identity = id
         return id
     }
@@ -98,7 +98,7 @@ package final class FT6x36Driver<Bus: I2CBus>: TouchController {
     /// Writes G_MODE (0xA4): 0x01 interrupt trigger mode, 0x00 interrupt polling mode (ST-BSP).
     package func configure(interruptTrigger: Bool) throws(I2CError) {
         let value = interruptTrigger ? FocalTechRegisters.interruptModeTrigger : FocalTechRegisters.interruptModePolling
-        try bus.write(configuration.address, [FocalTechRegisters.interruptMode, value])
+        try bus.write(configuration.bus.address, [FocalTechRegisters.interruptMode, value])
     }
 
     /// Reset held active 5 ms ("held low 1 ms, or 1 ms + 100us if powering on", Z-FT), then
@@ -116,7 +116,7 @@ package final class FT6x36Driver<Bus: I2CBus>: TouchController {
 
     /// Writes PERIOD_ACTIVE (0x88), the report rate in Active mode (EDT `M12_REGISTER_REPORT_RATE`).
     package func configure(reportRate: UInt8) throws(I2CError) {
-        try bus.write(configuration.address, [FocalTechRegisters.reportRate, reportRate])
+        try bus.write(configuration.bus.address, [FocalTechRegisters.reportRate, reportRate])
     }
 
     /// Reset (when wired), `identify()`, G_MODE from the configuration (trigger mode when an INT
@@ -126,7 +126,7 @@ package final class FT6x36Driver<Bus: I2CBus>: TouchController {
             try reset()
             try lines.releaseInterrupt()
         } catch {
-            throw .failed(operation: "FocalTech reset/INT line: \(error)", address: configuration.address, errno: 0)
+            throw .failed(operation: "FocalTech reset/INT line: \(error)", address: configuration.bus.address, errno: 0)
         }
         try identify()
         try configure(interruptTrigger: configuration.interruptTrigger || lines.hasInterrupt)
@@ -138,8 +138,8 @@ package final class FT6x36Driver<Bus: I2CBus>: TouchController {
     package func readReport(at timestamp: Instant) throws(I2CError) -> FocalTechReport {
         try readImage()
         let report = FocalTechDecoder.decode(
-            imageRead.response, at: timestamp, maxPoints: configuration.maxPoints,
-            panelWidth: configuration.panelWidth, panelHeight: configuration.panelHeight)
+            imageRead.response, at: timestamp, maxPoints: configuration.bus.maxPoints,
+            panelWidth: configuration.bus.panelWidth, panelHeight: configuration.bus.panelHeight)
         state.record(report)
         return report
     }
@@ -155,7 +155,7 @@ package final class FT6x36Driver<Bus: I2CBus>: TouchController {
     }
 
     private func readImage() throws(I2CError) {
-        try imageRead.run(on: bus, address: configuration.address)
+        try imageRead.run(on: bus, address: configuration.bus.address)
     }
 
     private func readRegister(_ register: UInt8) throws(I2CError) -> UInt8 {
@@ -163,7 +163,7 @@ package final class FT6x36Driver<Bus: I2CBus>: TouchController {
         var value: UInt8 = 0
         try withUnsafeBytes(of: &reg) { (cmd) throws(I2CError) in
             try withUnsafeMutableBytes(of: &value) { (out) throws(I2CError) in
-                try bus.transfer(configuration.address, write: cmd, read: out)
+                try bus.transfer(configuration.bus.address, write: cmd, read: out)
             }
         }
         return value

@@ -78,10 +78,10 @@ package final class GT911Driver<Bus: I2CBus>: TouchController {
         self.configuration = configuration
         self.lines = lines
         self.timing = timing
-        activeAddress = configuration.address
+        activeAddress = configuration.bus.address
         imageRead = RegisterTransfer(
             command: [UInt8(GT911Registers.status >> 8), UInt8(GT911Registers.status & 0xFF)],
-            responseLength: GT911Registers.imageLength(maxPoints: configuration.maxPoints))
+            responseLength: GT911Registers.imageLength(maxPoints: configuration.bus.maxPoints))
     }
 
     package var interruptInput: (any GPIOInput)? { lines.interruptInput }
@@ -92,7 +92,7 @@ package final class GT911Driver<Bus: I2CBus>: TouchController {
         try lines.holdReset(true)
         timing.sleep(GT911Registers.resetAssertMicroseconds)
         if lines.hasInterrupt {
-            try lines.driveInterrupt(high: configuration.address.rawValue == GT911Registers.addressINTHigh)
+            try lines.driveInterrupt(high: configuration.bus.address.rawValue == GT911Registers.addressINTHigh)
             timing.sleep(GT911Registers.intSetupMicroseconds)
         }
         try lines.holdReset(false)
@@ -119,11 +119,11 @@ package final class GT911Driver<Bus: I2CBus>: TouchController {
             try reset()
             try lines.releaseInterrupt()
         } catch {
-            throw .failed(operation: "GT911 reset/INT line: \(error)", address: configuration.address, errno: 0)
+            throw .failed(operation: "GT911 reset/INT line: \(error)", address: configuration.bus.address, errno: 0)
         }
         var id: ControllerIdentity
         do throws(I2CError) {
-            id = try identify(at: configuration.address)
+            id = try identify(at: configuration.bus.address)
         } catch {
             do throws(I2CError) {
                 id = try identify(at: configuration.alternateAddress)
@@ -131,7 +131,7 @@ package final class GT911Driver<Bus: I2CBus>: TouchController {
                 throw error
             }
             id.note =
-                "answered at the alternate address \(configuration.alternateAddress), not \(configuration.address)"
+                "answered at the alternate address \(configuration.alternateAddress), not \(configuration.bus.address)"
                 + (lines.hasInterrupt && lines.canReset ? "" : " (INT not driven during reset)")
         }
         activeAddress = id.address
@@ -182,7 +182,7 @@ package final class GT911Driver<Bus: I2CBus>: TouchController {
     private func readOnce(at timestamp: Instant) throws(I2CError) -> GT911Report {
         try imageRead.run(on: bus, address: activeAddress)
         return GT911Decoder.decode(
-            imageRead.response, at: timestamp, maxPoints: configuration.maxPoints,
-            panelWidth: configuration.panelWidth, panelHeight: configuration.panelHeight)
+            imageRead.response, at: timestamp, maxPoints: configuration.bus.maxPoints,
+            panelWidth: configuration.bus.panelWidth, panelHeight: configuration.bus.panelHeight)
     }
 }
