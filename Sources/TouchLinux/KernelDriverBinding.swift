@@ -51,7 +51,8 @@ package struct KernelDriverBinding: Hashable, Sendable {
     package var releaseAdvice: String {
         guard let driver else {
             return
-                "a kernel device \(device) is declared (no driver bound); remove its dtoverlay from /boot/firmware/config.txt"
+                "a kernel device \(device) is declared (no driver bound); "
+                + "remove its dtoverlay from /boot/firmware/config.txt"
         }
         let overlay: String
         switch driver.lowercased() {
@@ -62,7 +63,8 @@ package struct KernelDriverBinding: Hashable, Sendable {
         }
         return "kernel driver \(driver) owns \(device): release it now with "
             + "`echo \(device) | sudo tee /sys/bus/i2c/drivers/\(driver)/unbind`, "
-            + "and for good remove dtoverlay=\(overlay) from /boot/firmware/config.txt (or disable_touchscreen=1 for the official panel)"
+            + "and for good remove dtoverlay=\(overlay) from /boot/firmware/config.txt "
+            + "(or disable_touchscreen=1 for the official panel)"
     }
 }
 

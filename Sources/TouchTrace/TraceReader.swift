@@ -129,7 +129,9 @@ package enum TraceReader {
     }
 
     private static func parsePanel(_ s: inout JSONLineScanner) throws(LineError) -> (Int, Int) {
-        guard s.peekKind() == .object else { throw LineError("\"panel\" must be an object {\"width\":…,\"height\":…}") }
+        guard s.peekKind() == .object else {
+            throw LineError("\"panel\" must be an object {\"width\":…,\"height\":…}")
+        }
         try s.beginObject()
         var width: Int?
         var height: Int?

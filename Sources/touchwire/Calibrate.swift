@@ -88,7 +88,8 @@ struct Calibrate: ParsableCommand {
                 switch step {
                 case .accepted(let index, let raw, let samples):
                     say(
-                        "  \(session.targets[index].name): raw (\(format(raw.x)), \(format(raw.y))), median of \(samples) samples"
+                        "  \(session.targets[index].name): raw (\(format(raw.x)), \(format(raw.y))), "
+                            + "median of \(samples) samples"
                     )
                     if index + 1 < session.targets.count { say(session.prompt(for: index + 1)) }
                 case .rejected(let index, let reason):
@@ -126,7 +127,8 @@ struct Calibrate: ParsableCommand {
             say("refused: " + result[0])
             say(result[1])
             throw fail(
-                "the fit is off by \(format(fit.maxResidual)) px at one target (more than --max-residual \(format(maxResidual)));"
+                "the fit is off by \(format(fit.maxResidual)) px at one target "
+                    + "(more than --max-residual \(format(maxResidual)));"
                     + " a target was probably missed: calibrate again" + (write ? " (nothing written)" : ""))
         }
         for line in result { print(line) }

@@ -189,7 +189,8 @@ enum ProbeScan {
                 var hint = ""
                 if family.hasPrefix("Hynitron") {
                     hint =
-                        " — a CST816 sleeps off the bus after ~2 s idle: touch the screen or wire its reset line and retry"
+                        " — a CST816 sleeps off the bus after ~2 s idle: "
+                        + "touch the screen or wire its reset line and retry"
                 }
                 print("\(name) \(address): no \(family) (\(error))\(hint)")
             }

@@ -125,7 +125,8 @@ final class CalibrationSolverTests: XCTestCase {
                     let p = Point(x: 123, y: 45)
                     XCTAssertEqual(t.unoriented(t.oriented(p)), p)
                     XCTAssertEqual(t.unrotated(t.rotated(p)), p)
-                    XCTAssertEqual(t.rotated(t.oriented(p)), t.apply(p), "apply = rotate ∘ orient without calibration")
+                    XCTAssertEqual(
+                        t.rotated(t.oriented(p)), t.apply(p), "apply = rotate ∘ orient without calibration")
                 }
             }
         }

@@ -191,7 +191,8 @@ final class ChipSimulationTests: XCTestCase {
             maxPoints: 2, panelWidth: 800, panelHeight: 480, interruptTrigger: false, reportRate: 0x3C)
         let driver = FT6x36Driver(bus: bus, configuration: config, lines: lines, timing: clock.timing)
         try driver.start()
-        XCTAssertEqual(model.interruptMode, FocalTechRegisters.interruptModeTrigger, "INT wired → trigger mode (0xA4)")
+        XCTAssertEqual(
+            model.interruptMode, FocalTechRegisters.interruptModeTrigger, "INT wired → trigger mode (0xA4)")
         XCTAssertEqual(model.reportRate, 0x3C, "PERIOD_ACTIVE (0x88)")
         let r = gpio.changes(of: rst.id)
         XCTAssertEqual(r.map(\.active), [true, false])

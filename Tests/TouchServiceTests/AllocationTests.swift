@@ -142,7 +142,8 @@ final class AllocationTests: XCTestCase {
         XCTAssertEqual(metrics.lostSamples, 0)
     }
 
-    /// The driver's per-report path (one I2C transfer into a buffer allocated once, the pure decoder) allocates nothing.
+    /// The driver's per-report path (one I2C transfer into a buffer allocated once, the pure
+    /// decoder) allocates nothing.
     func testDriverReadAllocatesNothingPerFrame() throws {
         let bus = SimulatedI2CBus()
         let model = FT6x36Model()
