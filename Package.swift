@@ -121,7 +121,8 @@ let package = Package(
         .testTarget(
             name: "TouchPlotTests",
             dependencies: [
-                "touchwire", "TouchPlot", "TouchService", "TouchComposition", "TouchOutputs", "TouchLinux", "TouchTrace", "Gestures",
+                "touchwire", "TouchPlot", "TouchService", "TouchComposition", "TouchOutputs", "TouchLinux",
+                "TouchTrace", "Gestures",
                 "BoardConfig", "TouchCore", "TouchSimulation",
             ]
         ),
@@ -143,7 +144,7 @@ let package = Package(
             name: "TouchServiceTests",
             dependencies: [
                 "touchwire", "TouchService", "TouchComposition", "TouchSimulation", "TouchLinux", "TouchTrace",
-                "TouchOutputs",
+                "TouchOutputs", "TouchRing",
                 "BoardConfig", "Gestures", "TouchDrivers",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
                 .product(name: "Logging", package: "swift-log"),
@@ -159,15 +160,19 @@ let package = Package(
 if ProcessInfo.processInfo.environment["TOUCHWIRE_FUZZ"] != nil {
     let fuzzSettings: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
     package.targets += [
+        /// libFuzzer's driver entry, shared by the targets below.
+        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
         .executableTarget(
-            name: "FuzzDecoders", dependencies: ["TouchDrivers", "TouchCore"], path: "Fuzz/FuzzDecoders",
+            name: "FuzzDecoders", dependencies: ["FuzzSupport", "TouchDrivers", "TouchCore"], path: "Fuzz/FuzzDecoders",
             swiftSettings: fuzzSettings),
         .executableTarget(
-            name: "FuzzTrace", dependencies: ["TouchTrace", "TouchCore"], path: "Fuzz/FuzzTrace",
+            name: "FuzzTrace", dependencies: ["FuzzSupport", "TouchTrace", "TouchCore"], path: "Fuzz/FuzzTrace",
             swiftSettings: fuzzSettings),
         .executableTarget(
-            name: "FuzzBoard", dependencies: ["BoardConfig"], path: "Fuzz/FuzzBoard", swiftSettings: fuzzSettings),
+            name: "FuzzBoard", dependencies: ["FuzzSupport", "BoardConfig"], path: "Fuzz/FuzzBoard",
+            swiftSettings: fuzzSettings),
         .executableTarget(
-            name: "FuzzStatus", dependencies: ["TouchService"], path: "Fuzz/FuzzStatus", swiftSettings: fuzzSettings),
+            name: "FuzzStatus", dependencies: ["FuzzSupport", "TouchService"], path: "Fuzz/FuzzStatus",
+            swiftSettings: fuzzSettings),
     ]
 }

@@ -16,7 +16,9 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 10,
         maxDuration: .seconds(3),
         maxIterations: 100_000,
-        thresholds: [.mallocCountTotal: .init(absolute: [.p0: 0, .p25: 0, .p50: 0, .p75: 0, .p90: 0, .p99: 0, .p100: 0])]
+        thresholds: [
+            .mallocCountTotal: .init(absolute: [.p0: 0, .p25: 0, .p50: 0, .p75: 0, .p90: 0, .p99: 0, .p100: 0])
+        ]
     )
 
     // The kiosk board: 5 regions, 10 recognizers of every kind; one frame per iteration, cycling

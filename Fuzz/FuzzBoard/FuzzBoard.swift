@@ -1,4 +1,5 @@
 import BoardConfig
+import FuzzSupport
 
 /// The board loader (the TOML crash screen, TOMLKit's toml++, validation) on any text: a board
 /// or a list of issues, never a trap; every issue is one line without control characters.
@@ -16,25 +17,14 @@ func fuzz(_ input: UnsafeRawBufferPointer) {
     }
 }
 
-// libFuzzer's entry points. SwiftPM names an executable's entry `{module}_main`; tools/fuzz links
-// with --allow-multiple-definition, so whichever `main` the linker keeps — libFuzzer's or this
-// one — runs the same driver on `LLVMFuzzerTestOneInput`.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
+// libFuzzer's entry points (FuzzSupport explains the two).
 @_cdecl("LLVMFuzzerTestOneInput")
 func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    fuzz(UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size))
+    fuzz(fuzzInput(data, size))
     return 0
 }
 
 @_cdecl("FuzzBoard_main")
 func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, testOneInput)
+    runFuzzer(argc, argv, testOneInput)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSupport
 import TouchService
 
 /// The status-file reader on any bytes: a snapshot or one error, never a trap; a snapshot it
@@ -15,25 +16,14 @@ func fuzz(_ input: UnsafeRawBufferPointer) {
     }
 }
 
-// libFuzzer's entry points. SwiftPM names an executable's entry `{module}_main`; tools/fuzz links
-// with --allow-multiple-definition, so whichever `main` the linker keeps — libFuzzer's or this
-// one — runs the same driver on `LLVMFuzzerTestOneInput`.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
+// libFuzzer's entry points (FuzzSupport explains the two).
 @_cdecl("LLVMFuzzerTestOneInput")
 func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    fuzz(UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size))
+    fuzz(fuzzInput(data, size))
     return 0
 }
 
 @_cdecl("FuzzStatus_main")
 func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, testOneInput)
+    runFuzzer(argc, argv, testOneInput)
 }

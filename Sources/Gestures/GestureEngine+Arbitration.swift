@@ -38,18 +38,26 @@ extension GestureEngine {
             }  // S21
             if !r.gestureShouldBegin() {
                 if diagnostics != nil {
-                    diagnose(r, touchesAreOnControl(below: r) ? "failed: the touch is on a control, whose action wins (S28)" : "failed: gestureShouldBegin returned false (S21)")
+                    diagnose(
+                        r,
+                        touchesAreOnControl(below: r)
+                            ? "failed: the touch is on a control, whose action wins (S28)"
+                            : "failed: gestureShouldBegin returned false (S21)")
                 }
                 fail(r)
                 return
             }
             if let winner = firstRequirementSucceeded(r) {
-                if diagnostics != nil { diagnose(r, "failed: \(winner.name) recognized, and this one requires it to fail (S15)") }
+                if diagnostics != nil {
+                    diagnose(r, "failed: \(winner.name) recognized, and this one requires it to fail (S15)")
+                }
                 fail(r)
                 return
             }
             if let blocker = firstRequirementUndecided(r) {
-                if diagnostics != nil { diagnose(r, "waiting: would be \(wanted), holding until \(blocker.name) fails (S15)") }
+                if diagnostics != nil {
+                    diagnose(r, "waiting: would be \(wanted), holding until \(blocker.name) fails (S15)")
+                }
                 r.heldTransition = wanted
                 r.heldEvent = makeEvent(r, wanted)
                 return
@@ -170,7 +178,9 @@ extension GestureEngine {
             unowned(unsafe) let o = recognizers[i]
             guard o !== r && o.committedState == .possible else { continue }
             if o.heldTransition != nil && requires(o, r) {
-                if diagnostics != nil { diagnose(o, "failed: \(r.name) recognized, and this one requires it to fail (S15)") }
+                if diagnostics != nil {
+                    diagnose(o, "failed: \(r.name) recognized, and this one requires it to fail (S15)")
+                }
                 forced |= 1 << UInt64(o.index)
                 continue
             }
@@ -222,7 +232,9 @@ extension GestureEngine {
     func reevaluate(_ h: GestureRecognizer) {
         guard let held = h.heldTransition else { return }
         if let winner = firstRequirementSucceeded(h) {
-            if diagnostics != nil { diagnose(h, "failed: \(winner.name) recognized, and this one requires it to fail (S15)") }
+            if diagnostics != nil {
+                diagnose(h, "failed: \(winner.name) recognized, and this one requires it to fail (S15)")
+            }
             fail(h)
         } else if firstRequirementUndecided(h) == nil {
             if diagnostics != nil { diagnose(h, "released: every recognizer it required to fail has failed (S15)") }

@@ -119,7 +119,9 @@ extension GestureEngine {
     }
 
     func centroid(of r: GestureRecognizer) -> Point {
-        var sx = 0.0, sy = 0.0, n = 0.0
+        var sx = 0.0
+        var sy = 0.0
+        var n = 0.0
         for k in 0..<r.touchSlotCount {
             let s = Int(r.touchSlots[k])
             guard isCurrent(s, for: r) else { continue }
@@ -135,7 +137,8 @@ extension GestureEngine {
     /// The locations of `r`'s touches still down (not lifted or cancelled) when there are exactly
     /// two, in the order `r` received them — what pinch and rotation measure, without building a set.
     func downPair(of r: GestureRecognizer) -> (Point, Point)? {
-        var first = Point.zero, second = Point.zero
+        var first = Point.zero
+        var second = Point.zero
         var found = 0
         for k in 0..<r.touchSlotCount {
             let s = Int(r.touchSlots[k])

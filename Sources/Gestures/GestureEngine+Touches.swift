@@ -102,7 +102,9 @@ extension GestureEngine {
 
     func deliverPhasesToRecognizers() {
         // Which recognizers have a touch in each phase this frame: only those are called.
-        var began: UInt64 = 0, moved: UInt64 = 0, ended: UInt64 = 0
+        var began: UInt64 = 0
+        var moved: UInt64 = 0
+        var ended: UInt64 = 0
         var live = inUseRecords
         while live != 0 {
             let s = live.trailingZeroBitCount

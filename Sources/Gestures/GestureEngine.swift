@@ -125,8 +125,10 @@ public final class GestureEngine {
 
     /// Attaches `recognizer` to `region` (UIView.addGestureRecognizer). Set-up only.
     public func add(_ recognizer: GestureRecognizer, to region: Region) {
-        precondition(recognizers.count < GestureEngine.maximumRecognizers, "GestureEngine.add: more than 64 recognizers")
-        precondition(regions.contains { $0 === region }, "GestureEngine.add: region \(region.name) is not in this engine")
+        precondition(
+            recognizers.count < GestureEngine.maximumRecognizers, "GestureEngine.add: more than 64 recognizers")
+        precondition(
+            regions.contains { $0 === region }, "GestureEngine.add: region \(region.name) is not in this engine")
         precondition(recognizer.engine == nil, "GestureEngine.add: \(recognizer.name) is already installed")
         recognizer.engine = self
         recognizer.region = region

@@ -15,7 +15,10 @@ public final class RecordingSink: GestureEventSink {
     public private(set) var events: [GestureEvent] = []
     public private(set) var deliveries: [RegionDelivery] = []
     /// Events and deliveries interleaved in the order they happened.
-    public enum Item: Equatable { case event(GestureEvent), delivery(RegionDelivery) }
+    public enum Item: Equatable {
+        case event(GestureEvent)
+        case delivery(RegionDelivery)
+    }
     public private(set) var items: [Item] = []
 
     public init() {}

@@ -89,7 +89,9 @@ open class PanGestureRecognizer: GestureRecognizer {
     private var lastCentroid: Point = .zero
 
     private func currentTouchesCentroidExcludingEnded() -> Point {
-        var sx = 0.0, sy = 0.0, n = 0.0
+        var sx = 0.0
+        var sy = 0.0
+        var n = 0.0
         for t in currentTouches where t.phase != .ended && t.phase != .cancelled {
             sx += t.location.x
             sy += t.location.y

@@ -46,7 +46,8 @@ open class SwipeGestureRecognizer: GestureRecognizer {
         if start == nil { startTime = now }
         start = location(in: nil)
         // The latest moment the distance can still be covered at the minimum average speed.
-        let reachable = minimumVelocity > 0 ? Int64(minimumDistance / minimumVelocity * 1e6) : maximumDurationMicroseconds
+        let reachable =
+            minimumVelocity > 0 ? Int64(minimumDistance / minimumVelocity * 1e6) : maximumDurationMicroseconds
         setTimer(at: startTime.advanced(byMicroseconds: min(reachable, maximumDurationMicroseconds)))
     }
 

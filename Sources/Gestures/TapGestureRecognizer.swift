@@ -57,7 +57,12 @@ open class TapGestureRecognizer: GestureRecognizer {
         let here = centroidOfFingersDown()
         if let first = firstTapLocation {
             let d = first.distance(to: here)
-            if d > maximumTapDistance { fail(because: "tap \(tapsCompleted + 1) landed \(Int(d)) px from the first, more than \(Int(maximumTapDistance))") }
+            if d > maximumTapDistance {
+                fail(
+                    because:
+                        "tap \(tapsCompleted + 1) landed \(Int(d)) px from the first, more than \(Int(maximumTapDistance))"
+                )
+            }
         } else {
             firstTapLocation = here
         }
@@ -65,7 +70,9 @@ open class TapGestureRecognizer: GestureRecognizer {
 
     /// The centroid of the recognizer's fingers that are down (not those lifted in this frame).
     private func centroidOfFingersDown() -> Point {
-        var sx = 0.0, sy = 0.0, n = 0.0
+        var sx = 0.0
+        var sy = 0.0
+        var n = 0.0
         for t in currentTouches where t.phase != .ended && t.phase != .cancelled {
             sx += t.location.x
             sy += t.location.y
@@ -76,7 +83,10 @@ open class TapGestureRecognizer: GestureRecognizer {
 
     open override func touchesMoved(_ touches: TouchSet) {
         for t in touches where t.location.distance(to: t.startLocation) > maximumMovement {
-            fail(because: "finger moved \(Int(t.location.distance(to: t.startLocation))) px, more than max_movement \(Int(maximumMovement)) px")
+            fail(
+                because:
+                    "finger moved \(Int(t.location.distance(to: t.startLocation))) px, more than max_movement \(Int(maximumMovement)) px"
+            )
             return
         }
     }
@@ -101,7 +111,9 @@ open class TapGestureRecognizer: GestureRecognizer {
 
     /// The press lasted too long, or the next tap did not come in time.
     open override func timerFired() {
-        fail(because: fingersDown > 0 ? "held down too long for a tap" : "the next tap did not come within max_interval_ms")
+        fail(
+            because: fingersDown > 0
+                ? "held down too long for a tap" : "the next tap did not come within max_interval_ms")
     }
 
     open override func reset() {

@@ -88,7 +88,8 @@ public struct TouchSet: Sendable, BitwiseCopyable, Sequence {
     /// The centroid of the set's locations (`.zero` when empty).
     public var centroid: Point {
         guard count > 0 else { return .zero }
-        var sx = 0.0, sy = 0.0
+        var sx = 0.0
+        var sy = 0.0
         for t in self {
             sx += t.location.x
             sy += t.location.y

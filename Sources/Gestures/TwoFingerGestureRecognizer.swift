@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import TouchCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The common part of pinch and rotation: exactly two fingers, a measure of the pair (distance
 /// or angle) compared with its value when the second finger landed, `began` once it has
@@ -69,7 +70,11 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
         switch state {
         case .began, .changed: state = .ended
         case .possible:
-            if isWaitingForFailure { state = .ended } else if fingers == 0 { fail(because: "fingers lifted before the gesture began") }
+            if isWaitingForFailure {
+                state = .ended
+            } else if fingers == 0 {
+                fail(because: "fingers lifted before the gesture began")
+            }
         default: break
         }
     }

@@ -51,8 +51,15 @@ public struct VelocityTracker: Sendable {
         let newest = (next &+ 15) & 15
         let tNewest = times[newest]
         // Positions relative to the newest sample keep the sums small (no 1e-12 residue on a still axis).
-        let x0 = xs[newest], y0 = ys[newest]
-        var n = 0.0, st = 0.0, sx = 0.0, sy = 0.0, stt = 0.0, stx = 0.0, sty = 0.0
+        let x0 = xs[newest]
+        let y0 = ys[newest]
+        var n = 0.0
+        var st = 0.0
+        var sx = 0.0
+        var sy = 0.0
+        var stt = 0.0
+        var stx = 0.0
+        var sty = 0.0
         var later = tNewest
         for k in 0..<stored {
             let i = (newest &- k) & 15
@@ -62,7 +69,8 @@ public struct VelocityTracker: Sendable {
             let t = -Double(age) / 1e6
             n += 1
             st += t
-            let x = xs[i] - x0, y = ys[i] - y0
+            let x = xs[i] - x0
+            let y = ys[i] - y0
             sx += x
             sy += y
             stt += t * t

@@ -1,5 +1,6 @@
 import BoardConfig
 import Dispatch
+import Foundation
 import Gestures
 import Logging
 import Synchronization
@@ -8,11 +9,9 @@ import TouchCore
 import TouchLinux
 import TouchOutputs
 import TouchRing
+import TouchService
 import TouchSimulation
 import TouchTrace
-
-import Foundation
-import TouchService
 
 /// What `touchwire bench` runs: the whole pipeline on the simulated controller, once idle and
 /// once with a competing CPU load on every core.
@@ -38,7 +37,9 @@ public struct BenchOptions: Sendable, Equatable {
     /// The first problem with these options, naming the option, or nil.
     public func problem() -> String? {
         if !(1...1000).contains(rateHz) { return "--rate must be 1…1000 Hz, got \(rateHz)" }
-        if !(1...25).contains(seconds) { return "--seconds must be 1…25 (two phases stay under a minute), got \(seconds)" }
+        if !(1...25).contains(seconds) {
+            return "--seconds must be 1…25 (two phases stay under a minute), got \(seconds)"
+        }
         if let n = loadThreads, !(1...64).contains(n) { return "--load-threads must be 1…64, got \(n)" }
         if !withLoad && !idle { return "--no-idle and --no-load together leave nothing to run" }
         return nil
@@ -167,9 +168,12 @@ public enum PipelineBench {
             s += MetricsSnapshot.latencyTable([("read→recognized", r.readToRecognized), ("read→write", r.readToWrite)])
             s += "frames      \(r.framesRead) read in \(fmt(r.seconds, 1)) s (\(fmt(r.framesPerSecond, 1))/s), "
             s += "\(r.framesQueued) queued, \(r.eventsWritten) events written\n"
-            s += "cpu         \(fmt(r.cpuPerFrameMicroseconds, 1)) µs per frame (driver + recognizer + output threads, getrusage)\n"
-            s += "memory      rss \(fmt(Double(r.residentBytes) / 1_048_576, 1)) MiB (peak \(fmt(Double(r.peakResidentBytes) / 1_048_576, 1)) MiB)\n"
-            s += "losses      frame ring drops \(r.frameDrops), event drops \(r.eventDrops), samples lost \(r.lostSamples)\n"
+            s +=
+                "cpu         \(fmt(r.cpuPerFrameMicroseconds, 1)) µs per frame (driver + recognizer + output threads, getrusage)\n"
+            s +=
+                "memory      rss \(fmt(Double(r.residentBytes) / 1_048_576, 1)) MiB (peak \(fmt(Double(r.peakResidentBytes) / 1_048_576, 1)) MiB)\n"
+            s +=
+                "losses      frame ring drops \(r.frameDrops), event drops \(r.eventDrops), samples lost \(r.lostSamples)\n"
             s += "threads     \(r.threads.joined(separator: ", "))\n"
             for w in r.warnings { s += "warning     \(w)\n" }
         }

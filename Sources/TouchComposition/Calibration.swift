@@ -2,8 +2,8 @@ import BoardConfig
 import TouchCore
 import TouchDrivers
 import TouchRing
-import TouchSimulation
 import TouchService
+import TouchSimulation
 
 /// What became of one press during calibration.
 public enum PressResult: Equatable, Sendable {

@@ -2,9 +2,9 @@ import BoardConfig
 import TouchCore
 import TouchDrivers
 import TouchLinux
+import TouchService
 import TouchSimulation
 import TouchTrace
-import TouchService
 
 /// Everything the driver stage needs for one board's controller.
 public struct ControllerSetup {
@@ -47,14 +47,17 @@ public enum ControllerFactory {
     /// board's calibration is dropped (the returned transform has none) and the decoders accept
     /// the chip's full 12-bit range, so presses come through however far off the panel they
     /// land; the caller applies only `transform.oriented` (invert, swap). `calibrationTargets` is how
-    /// many targets the built-in calibration script presses (`script = "calibration"`). `clock` and
-    /// `sleep` are what a simulated INT line waits on (the pipeline's clock and a real sleep).
+    /// many targets the built-in calibration script presses (`script = "calibration"`).
+    ///
+    /// On a simulated board, `clock` is the pipeline's clock and `sleep` (a real sleep unless given;
+    /// it must move `clock` on) how time passes on it: the driver's reset and ready waits and the
+    /// simulated INT line's edge wait all use them, and the world follows `clock`, so the pipeline and
+    /// the simulated chip agree on the time. Without a `clock` the world keeps its own time (tests and
+    /// commands stepping the board at instants they choose from `start`).
     public static func make(
         _ board: BoardDescription, start: Instant, capture: Bool = false, calibrationTargets: Int = 5,
-        clock: @escaping () -> Instant = { MonotonicClock.now() },
-        sleep: @escaping (Int64) -> Void = { MonotonicClock.sleep(microseconds: $0) }
-    ) throws(ServiceError) -> ControllerSetup
-    {
+        clock: (() -> Instant)? = nil, sleep: ((Int64) -> Void)? = nil
+    ) throws(ServiceError) -> ControllerSetup {
         guard var c = board.controller else {
             throw .noController(board: board.location)
         }
@@ -91,11 +94,24 @@ public enum ControllerFactory {
                 interruptLine: interrupt, start: start)
             wire(world, model: model, interrupt: interrupt, reset: reset)
             let lines = ControllerLines(provider: gpio, interrupt: interrupt, reset: reset)
-            let driver = EvdevSetup.simulatedDriver(model, timing: world.timing, rawW: rawW, rawH: rawH)
-                ?? makeDriver(c, bus: bus, lines: lines, timing: world.timing, rawW: rawW, rawH: rawH)
+            let now: () -> Instant
+            let pass: (Int64) -> Void
+            let timing: DriverTiming
+            if let clock {
+                now = clock
+                pass = sleep ?? { MonotonicClock.sleep(microseconds: $0) }
+                timing = world.timing(clock: now, sleep: pass)
+            } else {
+                now = { [unowned world] in world.now }
+                pass = { [unowned world] in world.sleep(microseconds: $0) }
+                timing = world.timing
+            }
+            let driver =
+                EvdevSetup.simulatedDriver(model, timing: timing, rawW: rawW, rawH: rawH)
+                ?? makeDriver(c, bus: bus, lines: lines, timing: timing, rawW: rawW, rawH: rawH)
             let period = Int64(1_000_000 / max(1, sim.reportRateHz))
             return ControllerSetup(
-                controller: SimulatedController(driver: driver, world: world, clock: clock, sleep: sleep),
+                controller: SimulatedController(driver: driver, world: world, clock: now, sleep: pass),
                 simulation: world, transform: transform, protection: protection,
                 schedule: AdaptivePollSchedule(configuredMicroseconds: period), pollIntervalMicroseconds: period)
         case .input(let selector):

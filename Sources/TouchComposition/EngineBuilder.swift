@@ -52,14 +52,16 @@ public enum EngineBuilder {
         return engine
     }
 
-    static func makeRecognizer(_ d: RecognizerDescription, pixelsPerPoint ppp: Double, board: String) throws(ServiceError)
+    static func makeRecognizer(_ d: RecognizerDescription, pixelsPerPoint ppp: Double, board: String)
+        throws(ServiceError)
         -> GestureRecognizer
     {
         switch d.parameters {
         case .tap(let p):
             return TapGestureRecognizer(
                 name: d.name, taps: p.taps, touches: p.touches, maximumMovement: p.maxMovement * ppp,
-                maximumIntervalMilliseconds: Double(p.maxIntervalMilliseconds), maximumTapDistance: p.maxTapDistance * ppp)
+                maximumIntervalMilliseconds: Double(p.maxIntervalMilliseconds),
+                maximumTapDistance: p.maxTapDistance * ppp)
         case .longPress(let p):
             return LongPressGestureRecognizer(
                 name: d.name, minimumPressDurationMilliseconds: Double(p.minDurationMilliseconds),

@@ -1,8 +1,8 @@
-import TouchService
 import BoardConfig
 import TouchCore
 import TouchDrivers
 import TouchLinux
+import TouchService
 import TouchSimulation
 
 /// The controller of a `chip = "evdev"` board: a Linux input device opened, checked and (with

@@ -1,7 +1,7 @@
-import TouchService
 import TouchCore
 import TouchDrivers
 import TouchLinux
+import TouchService
 
 /// `touchwire probe`'s list of Linux input devices that are touchscreens: for boards with
 /// `chip = "evdev"`, where the kernel's driver keeps the panel.

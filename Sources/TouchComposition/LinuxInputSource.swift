@@ -63,15 +63,21 @@ public final class LinuxInputSource: InputEventSource {
             let x = try device.axis(EvdevCode.ABS_MT_POSITION_X)
             let y = try device.axis(EvdevCode.ABS_MT_POSITION_Y)
             let slots = try device.axis(EvdevCode.ABS_MT_SLOT)
-            return (caps.name, EvdevGeometry(
-                multiTouch: true, x: AxisRange(minimum: x.minimum, maximum: x.maximum),
-                y: AxisRange(minimum: y.minimum, maximum: y.maximum), slotCount: Int(slots.maximum) + 1))
+            return (
+                caps.name,
+                EvdevGeometry(
+                    multiTouch: true, x: AxisRange(minimum: x.minimum, maximum: x.maximum),
+                    y: AxisRange(minimum: y.minimum, maximum: y.maximum), slotCount: Int(slots.maximum) + 1)
+            )
         }
         let x = try device.axis(EvdevCode.ABS_X)
         let y = try device.axis(EvdevCode.ABS_Y)
-        return (caps.name, EvdevGeometry(
-            multiTouch: false, x: AxisRange(minimum: x.minimum, maximum: x.maximum),
-            y: AxisRange(minimum: y.minimum, maximum: y.maximum), slotCount: 1))
+        return (
+            caps.name,
+            EvdevGeometry(
+                multiTouch: false, x: AxisRange(minimum: x.minimum, maximum: x.maximum),
+                y: AxisRange(minimum: y.minimum, maximum: y.maximum), slotCount: 1)
+        )
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputDeviceError) -> Int {

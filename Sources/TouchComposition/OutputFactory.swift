@@ -4,8 +4,8 @@ import Logging
 import TouchCore
 import TouchLinux
 import TouchOutputs
-import TouchSimulation
 import TouchService
+import TouchSimulation
 
 /// Builds a board's outputs: `[[output]]` channels (stdout, UARTs in text, JSON or binary) and
 /// the GPIO lines of its `[[binding]]`s. Everything is opened here, before any thread starts, so
@@ -18,8 +18,7 @@ enum OutputFactory {
     static func channels(
         _ board: BoardDescription, names: EventNames, stdout: (any LineSink)?, logger: Logger,
         clock: @escaping @Sendable () -> Instant
-    ) throws(ServiceError) -> [OutputChannel]
-    {
+    ) throws(ServiceError) -> [OutputChannel] {
         var channels: [OutputChannel] = []
         for description in board.outputs {
             switch description {
@@ -44,7 +43,8 @@ enum OutputFactory {
                 case .json: encoding = .json(EventJSONEncoder(names: names))
                 case .text:
                     encoding = .text(
-                        EventTextEncoder(template: u.template?.source ?? EventTextEncoder.defaultTemplate, names: names))
+                        EventTextEncoder(template: u.template?.source ?? EventTextEncoder.defaultTemplate, names: names)
+                    )
                 case .binary: encoding = .binary(BinaryFrameEncoder(names: names))
                 }
                 channels.append(OutputChannel(name: "uart \(u.device)", encoding: encoding, sink: sink))

@@ -2,8 +2,8 @@ import BoardConfig
 import Logging
 import TouchCore
 import TouchRing
-import TouchTrace
 import TouchService
+import TouchTrace
 
 /// `touchwire record`: the driver half of the pipeline writing a touch trace (`formats.md` §1).
 ///
@@ -20,9 +20,13 @@ public final class Recorder {
     /// Frames written so far.
     public private(set) var framesWritten = 0
 
-    /// Opens the controller of `board` and creates `path` with the trace header.
-    public init(board: BoardDescription, path: String, logger: Logger, start: Instant) throws(ServiceError) {
-        let setup = try ControllerFactory.make(board, start: start)
+    /// Opens the controller of `board` and creates `path` with the trace header. `clock`: the
+    /// caller's clock when it reads in real time (a simulated board then follows it; see
+    /// `ControllerFactory.make`); nil when the caller steps at instants it chooses from `start`.
+    public init(
+        board: BoardDescription, path: String, logger: Logger, start: Instant, clock: (() -> Instant)? = nil
+    ) throws(ServiceError) {
+        let setup = try ControllerFactory.make(board, start: start, clock: clock)
         frames = FrameQueue(capacity: 256)
         driver = DriverStage(
             controller: setup.controller, frames: frames, transform: setup.transform,

@@ -2,8 +2,8 @@ import BoardConfig
 import Gestures
 import TouchCore
 import TouchOutputs
-import TouchTrace
 import TouchService
+import TouchTrace
 
 /// `touchwire replay`: a trace through the engine on a virtual clock (`formats.md` §3).
 ///

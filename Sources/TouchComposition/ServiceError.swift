@@ -1,7 +1,7 @@
-import TouchService
 import Gestures
 import TouchCore
 import TouchLinux
+import TouchService
 import TouchTrace
 
 /// Why a command could not build or start what it was asked to: each case names what failed, where

@@ -1,9 +1,9 @@
-import TouchService
 import BoardConfig
 import Gestures
 import Logging
 import TouchLinux
 import TouchOutputs
+import TouchService
 
 #if canImport(Glibc)
     import Glibc

@@ -42,7 +42,9 @@ public enum StrokeLearning {
             }
             return i
         }
-        let g = try column("gesture"), s = try column("t_start_us"), e = try column("t_end_us")
+        let g = try column("gesture")
+        let s = try column("t_start_us")
+        let e = try column("t_end_us")
         var labels: [StrokeLabel] = []
         for (i, line) in lines.enumerated().dropFirst() where !line.allSatisfy({ $0 == " " }) {
             let f = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
@@ -170,7 +172,9 @@ public enum StrokeLearning {
         sink.events.reserveCapacity(4096)
         engine.sink = sink
         let span = (frames.last?.timestamp.microseconds ?? 0) + 1_000_000
-        var count = 0, moving = 0, events = 0
+        var count = 0
+        var moving = 0
+        var events = 0
         for pass in 0..<passes {
             for var f in frames {
                 f.timestamp = f.timestamp.advanced(byMicroseconds: Int64(pass) * span)
@@ -224,7 +228,8 @@ public struct StrokeConfusion: Sendable, Equatable {
     /// Strokes of other gestures recognized as `gesture`, and how many strokes of other gestures.
     public func falseAlarms(of gesture: String) -> (count: Int, others: Int) {
         guard let c = columns.firstIndex(of: gesture) else { return (0, 0) }
-        var n = 0, others = 0
+        var n = 0
+        var others = 0
         for (r, t) in truths.enumerated() where t != gesture {
             n += counts[r][c]
             others += counts[r].reduce(0, +)
@@ -234,7 +239,8 @@ public struct StrokeConfusion: Sendable, Equatable {
 
     /// All labelled strokes and those recognized as their own gesture.
     public var accuracy: (hits: Int, total: Int) {
-        var hits = 0, total = 0
+        var hits = 0
+        var total = 0
         for (r, t) in truths.enumerated() {
             total += counts[r].reduce(0, +)
             if let c = columns.firstIndex(of: t) { hits += counts[r][c] }

@@ -11,7 +11,8 @@ public struct Point: Hashable, Sendable, BitwiseCopyable, CustomStringConvertibl
     public static let zero = Point(x: 0, y: 0)
 
     @inlinable public func distance(to other: Point) -> Double {
-        let dx = other.x - x, dy = other.y - y
+        let dx = other.x - x
+        let dy = other.y - y
         return (dx * dx + dy * dy).squareRoot()
     }
 

@@ -12,7 +12,8 @@ public struct I2CAddress: RawRepresentable, Hashable, Sendable, BitwiseCopyable,
 
 /// What went wrong on an I2C transfer. Each case names the address; kernel errors carry the errno.
 public enum I2CError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The device did not acknowledge its address (ENXIO / EREMOTEIO from most adapters): absent, asleep or held in reset.
+    /// The device did not acknowledge its address (ENXIO / EREMOTEIO from most adapters): absent,
+    /// asleep or held in reset.
     case noAcknowledge(address: I2CAddress, errno: Int32)
     /// The adapter reported a bus-level I/O error (EIO).
     case remoteIO(address: I2CAddress, errno: Int32)

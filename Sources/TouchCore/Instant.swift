@@ -19,7 +19,9 @@ public struct Instant: Comparable, Hashable, Sendable, BitwiseCopyable, CustomSt
     @inlinable public func microseconds(since earlier: Instant) -> Int64 { microseconds &- earlier.microseconds }
 
     /// Seconds from `earlier` to `self`, for velocities.
-    @inlinable public func seconds(since earlier: Instant) -> Double { Double(microseconds &- earlier.microseconds) / 1e6 }
+    @inlinable public func seconds(since earlier: Instant) -> Double {
+        Double(microseconds &- earlier.microseconds) / 1e6
+    }
 
     @inlinable public static func < (a: Instant, b: Instant) -> Bool { a.microseconds < b.microseconds }
 

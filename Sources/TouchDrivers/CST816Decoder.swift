@@ -1,19 +1,19 @@
 import TouchCore
 
 /// What one CST816 touch read says.
-public struct CST816Report: Sendable, BitwiseCopyable, Equatable {
+package struct CST816Report: Sendable, BitwiseCopyable, Equatable {
     /// At most one contact (id 0), raw chip coordinates.
-    public var frame: TouchFrame
+    package var frame: TouchFrame
     /// False when the finger count is above the maximum (0xFF after disabling auto-sleep on some
     /// CST816T, SL-CST) or the image is short: drop it, do not read it as a release.
-    public var isValid: Bool
+    package var isValid: Bool
     /// The on-chip gesture code (`CST816Registers.Gesture`), raw.
-    public var gestureID: UInt8
-    public var reportedCount: Int
-    public var rejectedOutOfPanel: Int
-    public var rejectedTooMany: Int
+    package var gestureID: UInt8
+    package var reportedCount: Int
+    package var rejectedOutOfPanel: Int
+    package var rejectedTooMany: Int
 
-    @inlinable public init(frame: TouchFrame) {
+    @inlinable package init(frame: TouchFrame) {
         self.frame = frame
         isValid = true
         gestureID = 0
@@ -30,9 +30,11 @@ public struct CST816Report: Sendable, BitwiseCopyable, Equatable {
 /// 0xFF) → invalid; event lift (1) or none (3) → no contact, coordinates ignored (we
 /// never take coordinates from a lift record); X ≥ `panelWidth` / Y ≥ `panelHeight` → dropped
 /// and counted. The contact always has id 0.
-public enum CST816Decoder {
+package enum CST816Decoder {
     @inlinable
-    public static func decode(_ bytes: UnsafeRawBufferPointer, at timestamp: Instant, panelWidth: Int, panelHeight: Int)
+    package static func decode(
+        _ bytes: UnsafeRawBufferPointer, at timestamp: Instant, panelWidth: Int, panelHeight: Int
+    )
         -> CST816Report
     {
         var report = CST816Report(frame: TouchFrame(timestamp: timestamp))

@@ -13,40 +13,48 @@ import TouchCore
 /// is handled twice: disabled at start, and — because some parts ignore 0xFE — a NACK while
 /// no finger is down is counted as `sleepNacks` and read as "nothing new" (nil), not as an
 /// error. A NACK while a finger is down is an error (the stage cancels the touch).
-public final class CST816Driver<Bus: I2CBus>: TouchController {
-    public struct Configuration: Hashable, Sendable {
-        public var address: I2CAddress
-        public var panelWidth: Int
-        public var panelHeight: Int
+package final class CST816Driver<Bus: I2CBus>: TouchController {
+    @dynamicMemberLookup
+    package struct Configuration: Hashable, Sendable {
+        /// The address (0x15) and raw panel range; one point.
+        package var bus: ControllerBusConfiguration
         /// Write DIS_AUTO_SLEEP at start.
-        public var disablesAutoSleep: Bool
+        package var disablesAutoSleep: Bool
 
-        public init(
+        package init(
             address: I2CAddress = I2CAddress(CST816Registers.address), panelWidth: Int, panelHeight: Int,
             disablesAutoSleep: Bool = true
         ) {
-            self.address = address
-            self.panelWidth = panelWidth
-            self.panelHeight = panelHeight
+            bus = ControllerBusConfiguration(
+                address: address, maxPoints: 1, maxPointsLimit: 1, panelWidth: panelWidth, panelHeight: panelHeight)
             self.disablesAutoSleep = disablesAutoSleep
+        }
+
+        /// `configuration.address`, `.panelWidth`, `.panelHeight` (`.maxPoints` is 1).
+        package subscript<T>(dynamicMember field: WritableKeyPath<ControllerBusConfiguration, T>) -> T {
+            get { bus[keyPath: field] }
+            set { bus[keyPath: field] = newValue }
         }
     }
 
-    public let bus: Bus
-    public let configuration: Configuration
-    public let lines: ControllerLines
-    public let timing: DriverTiming
-    public private(set) var identity: ControllerIdentity?
-    public private(set) var counters = DriverCounters()
-    public private(set) var lastReport: CST816Report?
+    package let bus: Bus
+    package let configuration: Configuration
+    package let lines: ControllerLines
+    package let timing: DriverTiming
+    /// Identity (set by `start()`), counters over every read, last report.
+    package private(set) var state = DriverState<CST816Report>()
+    package var identity: ControllerIdentity? { state.identity }
+    package var counters: DriverCounters { state.counters }
+    package var lastReport: CST816Report? { state.lastReport }
     /// True after a NACK while idle, until the chip answers again.
-    public private(set) var isAsleep = false
+    package private(set) var isAsleep = false
     private var fingerDown = false
 
     /// The touch read: register 0x01, then the 6-byte image, in one buffer for the driver's life.
-    private let imageRead = RegisterTransfer(command: [CST816Registers.gestureID], responseLength: CST816Registers.imageLength)
+    private let imageRead = RegisterTransfer(
+        command: [CST816Registers.gestureID], responseLength: CST816Registers.imageLength)
 
-    public init(
+    package init(
         bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming
     ) {
         self.bus = bus
@@ -55,60 +63,59 @@ public final class CST816Driver<Bus: I2CBus>: TouchController {
         self.timing = timing
     }
 
-
-    public var interruptInput: (any GPIOInput)? { lines.interruptInput }
+    package var interruptInput: (any GPIOInput)? { lines.interruptInput }
 
     /// Pulses reset (see the type's documentation). Does nothing without a reset line.
-    public func reset() throws(GPIOError) {
-        try lines.pulseReset(assert: CST816Registers.resetAssertMicroseconds, release: CST816Registers.resetReleaseMicroseconds, timing: timing)
+    package func reset() throws(GPIOError) {
+        try lines.pulseReset(
+            assert: CST816Registers.resetAssertMicroseconds, release: CST816Registers.resetReleaseMicroseconds,
+            timing: timing)
     }
 
-    public func start() throws(I2CError) {
+    package func start() throws(I2CError) {
         do throws(GPIOError) {
             try reset()
             try lines.releaseInterrupt()
         } catch {
-            throw .failed(operation: "CST816 reset/INT line: \(error)", address: configuration.address, errno: 0)
+            throw .failed(operation: "CST816 reset/INT line: \(error)", address: configuration.bus.address, errno: 0)
         }
-        let id = try bus.readRegisters(configuration.address, register: CST816Registers.chipID, count: 3)
+        let id = try bus.readRegisters(configuration.bus.address, register: CST816Registers.chipID, count: 3)
         let name = CST816Registers.chipName(forChipID: id[0]) ?? "CST816 (unidentified)"
         if configuration.disablesAutoSleep {
-            try bus.write(configuration.address, [CST816Registers.disableAutoSleep, 0x01])
+            try bus.write(configuration.bus.address, [CST816Registers.disableAutoSleep, 0x01])
         }
         if lines.hasInterrupt {
             try bus.write(
-                configuration.address,
+                configuration.bus.address,
                 [CST816Registers.irqControl, CST816Registers.irqEnableTouch | CST816Registers.irqEnableChange])
         }
-        identity = ControllerIdentity(
-            chipName: name, address: configuration.address, chipID: id[0], firmware: id[2], vendor: id[1])
+        state.identity = ControllerIdentity(
+            chipName: name, address: configuration.bus.address, chipID: id[0], firmware: id[2], vendor: id[1])
         isAsleep = false
         fingerDown = false
     }
 
     /// Reads and decodes one image (6 bytes from 0x01).
-    public func readReport(at timestamp: Instant) throws(I2CError) -> CST816Report {
-        try imageRead.run(on: bus, address: configuration.address)
+    package func readReport(at timestamp: Instant) throws(I2CError) -> CST816Report {
+        try imageRead.run(on: bus, address: configuration.bus.address)
         let report = CST816Decoder.decode(
-            imageRead.response, at: timestamp, panelWidth: configuration.panelWidth,
-            panelHeight: configuration.panelHeight)
-        counters.add(report)
-        lastReport = report
+            imageRead.response, at: timestamp, panelWidth: configuration.bus.panelWidth,
+            panelHeight: configuration.bus.panelHeight)
+        state.record(report)
         return report
     }
 
-    public func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
+    package func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
         let report: CST816Report
         do throws(I2CError) {
             report = try readReport(at: timestamp)
         } catch {
             if case .noAcknowledge = error, !fingerDown {
-                counters.sleepNacks += 1
+                state.sleepNack()
                 isAsleep = true
                 return nil
             }
-            counters.readErrors += 1
-            throw error
+            throw state.failedRead(error)
         }
         isAsleep = false
         guard report.isValid else { return nil }

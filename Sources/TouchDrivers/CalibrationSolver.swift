@@ -70,7 +70,10 @@ public enum CalibrationSolver {
             pairs.allSatisfy({ $0.raw.x.isFinite && $0.raw.y.isFinite && $0.target.x.isFinite && $0.target.y.isFinite })
         else { throw .nonFinite }
         let n = Double(pairs.count)
-        var mx = 0.0, my = 0.0, mu = 0.0, mv = 0.0
+        var mx = 0.0
+        var my = 0.0
+        var mu = 0.0
+        var mv = 0.0
         for p in pairs {
             mx += p.raw.x
             my += p.raw.y
@@ -81,10 +84,18 @@ public enum CalibrationSolver {
         my /= n
         mu /= n
         mv /= n
-        var sxx = 0.0, sxy = 0.0, syy = 0.0, sxu = 0.0, syu = 0.0, sxv = 0.0, syv = 0.0
+        var sxx = 0.0
+        var sxy = 0.0
+        var syy = 0.0
+        var sxu = 0.0
+        var syu = 0.0
+        var sxv = 0.0
+        var syv = 0.0
         for p in pairs {
-            let x = p.raw.x - mx, y = p.raw.y - my
-            let u = p.target.x - mu, v = p.target.y - mv
+            let x = p.raw.x - mx
+            let y = p.raw.y - my
+            let u = p.target.x - mu
+            let v = p.target.y - mv
             sxx += x * x
             sxy += x * y
             syy += y * y
@@ -150,10 +161,14 @@ public enum CalibrationTargets {
     public static func points(count: Int, panelWidth: Int, panelHeight: Int, inset: Double = 0.1)
         -> [(name: String, point: Point)]?
     {
-        let w = Double(panelWidth), h = Double(panelHeight)
-        let left = (w * inset).rounded(), right = (w * (1 - inset)).rounded() - 1
-        let top = (h * inset).rounded(), bottom = (h * (1 - inset)).rounded() - 1
-        let cx = (w / 2).rounded(.down), cy = (h / 2).rounded(.down)
+        let w = Double(panelWidth)
+        let h = Double(panelHeight)
+        let left = (w * inset).rounded()
+        let right = (w * (1 - inset)).rounded() - 1
+        let top = (h * inset).rounded()
+        let bottom = (h * (1 - inset)).rounded() - 1
+        let cx = (w / 2).rounded(.down)
+        let cy = (h / 2).rounded(.down)
         let corners: [(String, Point)] = [
             ("top-left", Point(x: left, y: top)), ("top-right", Point(x: right, y: top)),
             ("bottom-right", Point(x: right, y: bottom)), ("bottom-left", Point(x: left, y: bottom)),

@@ -185,7 +185,8 @@ public struct EvdevDecoder: Sendable {
         while s < Self.maxSlots {
             let old = slots[s]
             let new = s < snapshot.trackingIDs.count ? snapshot.trackingIDs[s] : -1
-            let reported = old.trackingID >= 0 && !old.ignored && old.assignedTrackingID == old.trackingID
+            let reported =
+                old.trackingID >= 0 && !old.ignored && old.assignedTrackingID == old.trackingID
                 && (lastIDs & (1 << UInt16(old.contactID))) != 0
             if reported && new != old.trackingID { lost = true }
             slots[s].trackingID = new

@@ -4,26 +4,26 @@ import TouchCore
 ///
 /// Counters are per report (0 or more); a driver sums them. A plain value: no references,
 /// no heap.
-public struct FocalTechReport: Sendable, BitwiseCopyable, Equatable {
+package struct FocalTechReport: Sendable, BitwiseCopyable, Equatable {
     /// The contacts down (press-down and contact records only), timestamped with the read instant.
     /// Empty when `isValid` is false.
-    public var frame: TouchFrame
+    package var frame: TouchFrame
     /// False when the image as a whole cannot be trusted (TD_STATUS above the chip's
     /// maximum, or an image too short for its count). Such a frame must be dropped, not
     /// read as "all fingers up".
-    public var isValid: Bool
+    package var isValid: Bool
     /// GEST_ID (0x01), `FocalTechRegisters.GestureID`; 0 when the image is too short.
-    public var gestureID: UInt8
+    package var gestureID: UInt8
     /// TD_STATUS bits 3:0 as read (0…15), before any validation.
-    public var reportedCount: Int
+    package var reportedCount: Int
     /// Point records dropped because X ≥ panel width or Y ≥ panel height.
-    public var rejectedOutOfPanel: Int
+    package var rejectedOutOfPanel: Int
     /// Point records dropped for touch id 0x0F, or for repeating an id already in the frame.
-    public var rejectedInvalidID: Int
+    package var rejectedInvalidID: Int
     /// 1 when the whole image was rejected because TD_STATUS exceeded `maxPoints`, else 0.
-    public var rejectedTooMany: Int
+    package var rejectedTooMany: Int
 
-    @inlinable public init(
+    @inlinable package init(
         frame: TouchFrame, isValid: Bool = true, gestureID: UInt8 = 0, reportedCount: Int = 0,
         rejectedOutOfPanel: Int = 0, rejectedInvalidID: Int = 0, rejectedTooMany: Int = 0
     ) {
@@ -54,9 +54,9 @@ public struct FocalTechReport: Sendable, BitwiseCopyable, Equatable {
 /// - Contacts carry the record's weight as `pressure` and MISC bits 7:4 as `area`.
 ///
 /// Never traps on any bytes. Real-time safe in the sense of no allocation and no locks.
-public enum FocalTechDecoder {
+package enum FocalTechDecoder {
     @inlinable
-    public static func decode(
+    package static func decode(
         _ bytes: UnsafeRawBufferPointer, at timestamp: Instant, maxPoints: Int, panelWidth: Int, panelHeight: Int
     ) -> FocalTechReport {
         var report = FocalTechReport(frame: TouchFrame(timestamp: timestamp))

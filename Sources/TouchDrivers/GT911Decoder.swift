@@ -1,22 +1,22 @@
 import TouchCore
 
 /// What one GT911 status-and-points image says.
-public struct GT911Report: Sendable, BitwiseCopyable, Equatable {
+package struct GT911Report: Sendable, BitwiseCopyable, Equatable {
     /// The contacts down, raw chip coordinates. Empty when not ready or invalid.
-    public var frame: TouchFrame
+    package var frame: TouchFrame
     /// Status bit 7: the buffer holds a new report. False means "nothing new" — never a release.
-    public var isReady: Bool
+    package var isReady: Bool
     /// False when the image as a whole is rejected (count above the maximum).
-    public var isValid: Bool
+    package var isValid: Bool
     /// Status bits 3:0 as read.
-    public var reportedCount: Int
+    package var reportedCount: Int
     /// The key byte when status bit 4 is set, else 0 (GDX `goodix_ts_report_key`).
-    public var keys: UInt8
-    public var rejectedOutOfPanel: Int
-    public var rejectedInvalidID: Int
-    public var rejectedTooMany: Int
+    package var keys: UInt8
+    package var rejectedOutOfPanel: Int
+    package var rejectedInvalidID: Int
+    package var rejectedTooMany: Int
 
-    @inlinable public init(frame: TouchFrame) {
+    @inlinable package init(frame: TouchFrame) {
         self.frame = frame
         isReady = false
         isValid = true
@@ -39,9 +39,9 @@ public struct GT911Report: Sendable, BitwiseCopyable, Equatable {
 /// - record i at `1 + 8 i`: track id (bits 3:0; bit 7 = pen, kept as a contact), X LE16, Y LE16,
 ///   size LE16 (→ `area`). A repeated id is dropped and counted; X ≥ `panelWidth` or
 ///   Y ≥ `panelHeight` is dropped and counted.
-public enum GT911Decoder {
+package enum GT911Decoder {
     @inlinable
-    public static func decode(
+    package static func decode(
         _ bytes: UnsafeRawBufferPointer, at timestamp: Instant, maxPoints: Int, panelWidth: Int, panelHeight: Int
     ) -> GT911Report {
         var report = GT911Report(frame: TouchFrame(timestamp: timestamp))

@@ -21,46 +21,49 @@ import TouchCore
 /// returned. Polling without INT: not ready → nil at once. Ready with no points → an empty frame.
 ///
 /// Not thread-safe: owned by the driver thread.
-public final class GT911Driver<Bus: I2CBus>: TouchController {
-    public struct Configuration: Hashable, Sendable {
-        /// The address to select at reset and try first (0x5D or 0x14).
-        public var address: I2CAddress
-        /// Points to read, 1…10 (GT911: 5).
-        public var maxPoints: Int
-        /// Raw X range: X ≥ width is dropped and counted.
-        public var panelWidth: Int
-        /// Raw Y range.
-        public var panelHeight: Int
+package final class GT911Driver<Bus: I2CBus>: TouchController {
+    @dynamicMemberLookup
+    package struct Configuration: Hashable, Sendable {
+        /// The address to select at reset and try first (0x5D or 0x14), points to read 1…10
+        /// (GT911: 5), and the raw panel range.
+        package var bus: ControllerBusConfiguration
         /// Wait up to 20 ms for the ready bit (true when reads follow an INT edge).
-        public var waitsForReady: Bool
+        package var waitsForReady: Bool
 
-        public init(
+        package init(
             address: I2CAddress = I2CAddress(GT911Registers.addressINTLow), maxPoints: Int = GT911Registers.maxPoints,
             panelWidth: Int, panelHeight: Int, waitsForReady: Bool = false
         ) {
-            self.address = address
-            self.maxPoints = min(max(maxPoints, 1), GT911Registers.maxPointsLimit)
-            self.panelWidth = panelWidth
-            self.panelHeight = panelHeight
+            bus = ControllerBusConfiguration(
+                address: address, maxPoints: maxPoints, maxPointsLimit: GT911Registers.maxPointsLimit,
+                panelWidth: panelWidth, panelHeight: panelHeight)
             self.waitsForReady = waitsForReady
         }
 
+        /// `configuration.address`, `.maxPoints`, `.panelWidth`, `.panelHeight`.
+        package subscript<T>(dynamicMember field: WritableKeyPath<ControllerBusConfiguration, T>) -> T {
+            get { bus[keyPath: field] }
+            set { bus[keyPath: field] = newValue }
+        }
+
         /// The other address of the pair.
-        public var alternateAddress: I2CAddress {
-            address.rawValue == GT911Registers.addressINTHigh
+        package var alternateAddress: I2CAddress {
+            bus.address.rawValue == GT911Registers.addressINTHigh
                 ? I2CAddress(GT911Registers.addressINTLow) : I2CAddress(GT911Registers.addressINTHigh)
         }
     }
 
-    public let bus: Bus
-    public let configuration: Configuration
-    public let lines: ControllerLines
-    public let timing: DriverTiming
-    public private(set) var identity: ControllerIdentity?
-    public private(set) var counters = DriverCounters()
-    public private(set) var lastReport: GT911Report?
+    package let bus: Bus
+    package let configuration: Configuration
+    package let lines: ControllerLines
+    package let timing: DriverTiming
+    /// Identity (set by `start()`), counters over every read, last report (ready or not).
+    package private(set) var state = DriverState<GT911Report>()
+    package var identity: ControllerIdentity? { state.identity }
+    package var counters: DriverCounters { state.counters }
+    package var lastReport: GT911Report? { state.lastReport }
     /// The address that answered at the last `start()` (the configured one before).
-    public private(set) var activeAddress: I2CAddress
+    package private(set) var activeAddress: I2CAddress
 
     /// The touch read: register 0x814E (big-endian), then the status byte and point records.
     private let imageRead: RegisterTransfer
@@ -68,28 +71,28 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
     private let statusClear = RegisterTransfer(
         command: [UInt8(GT911Registers.status >> 8), UInt8(GT911Registers.status & 0xFF), 0], responseLength: 0)
 
-    public init(
+    package init(
         bus: Bus, configuration: Configuration, lines: ControllerLines = .none(), timing: DriverTiming
     ) {
         self.bus = bus
         self.configuration = configuration
         self.lines = lines
         self.timing = timing
-        activeAddress = configuration.address
+        activeAddress = configuration.bus.address
         imageRead = RegisterTransfer(
             command: [UInt8(GT911Registers.status >> 8), UInt8(GT911Registers.status & 0xFF)],
-            responseLength: GT911Registers.imageLength(maxPoints: configuration.maxPoints))
+            responseLength: GT911Registers.imageLength(maxPoints: configuration.bus.maxPoints))
     }
 
-    public var interruptInput: (any GPIOInput)? { lines.interruptInput }
+    package var interruptInput: (any GPIOInput)? { lines.interruptInput }
 
     /// The reset sequence of the type's documentation. Does nothing without a reset line.
-    public func reset() throws(GPIOError) {
+    package func reset() throws(GPIOError) {
         guard lines.canReset else { return }
         try lines.holdReset(true)
         timing.sleep(GT911Registers.resetAssertMicroseconds)
         if lines.hasInterrupt {
-            try lines.driveInterrupt(high: configuration.address.rawValue == GT911Registers.addressINTHigh)
+            try lines.driveInterrupt(high: configuration.bus.address.rawValue == GT911Registers.addressINTHigh)
             timing.sleep(GT911Registers.intSetupMicroseconds)
         }
         try lines.holdReset(false)
@@ -101,7 +104,7 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
     }
 
     /// Reads product id, firmware and resolution at `address`.
-    public func identify(at address: I2CAddress) throws(I2CError) -> ControllerIdentity {
+    package func identify(at address: I2CAddress) throws(I2CError) -> ControllerIdentity {
         let b = try bus.readRegisters16(address, register: GT911Registers.productID, count: 11)
         var name = ""
         for byte in b[0..<4] where byte >= 0x20 && byte < 0x7F { name.append(Character(Unicode.Scalar(byte))) }
@@ -111,16 +114,16 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
             resolutionWidth: Int(b[6]) | Int(b[7]) << 8, resolutionHeight: Int(b[8]) | Int(b[9]) << 8)
     }
 
-    public func start() throws(I2CError) {
+    package func start() throws(I2CError) {
         do throws(GPIOError) {
             try reset()
             try lines.releaseInterrupt()
         } catch {
-            throw .failed(operation: "GT911 reset/INT line: \(error)", address: configuration.address, errno: 0)
+            throw .failed(operation: "GT911 reset/INT line: \(error)", address: configuration.bus.address, errno: 0)
         }
         var id: ControllerIdentity
         do throws(I2CError) {
-            id = try identify(at: configuration.address)
+            id = try identify(at: configuration.bus.address)
         } catch {
             do throws(I2CError) {
                 id = try identify(at: configuration.alternateAddress)
@@ -128,56 +131,58 @@ public final class GT911Driver<Bus: I2CBus>: TouchController {
                 throw error
             }
             id.note =
-                "answered at the alternate address \(configuration.alternateAddress), not \(configuration.address)"
+                "answered at the alternate address \(configuration.alternateAddress), not \(configuration.bus.address)"
                 + (lines.hasInterrupt && lines.canReset ? "" : " (INT not driven during reset)")
         }
         activeAddress = id.address
-        identity = id
+        state.identity = id
         try clearStatus()
     }
 
     /// Writes 0x00 to 0x814E (one message, no allocation).
-    public func clearStatus() throws(I2CError) {
+    package func clearStatus() throws(I2CError) {
         try statusClear.run(on: bus, address: activeAddress)
     }
 
     /// Reads, decodes and acknowledges one image (see the type's documentation).
-    public func readReport(at timestamp: Instant) throws(I2CError) -> GT911Report {
+    package func readReport(at timestamp: Instant) throws(I2CError) -> GT911Report {
         var report = try readOnce(at: timestamp)
         if !report.isReady && configuration.waitsForReady {
             let deadline = timing.now().advanced(byMicroseconds: GT911Registers.readyTimeoutMicroseconds)
-            while !report.isReady && timing.now() < deadline {
+            // Bounded by count as well as by the clock: a clock that does not move cannot hang the read.
+            var polls = GT911Registers.readyTimeoutMicroseconds / GT911Registers.readyPollMicroseconds
+            while !report.isReady && timing.now() < deadline && polls > 0 {
+                polls -= 1
                 timing.sleep(GT911Registers.readyPollMicroseconds)
                 report = try readOnce(at: timestamp)
             }
             if !report.isReady {
-                counters.notReady += 1
+                state.notReady()
                 try clearStatus()  // GDX clears after every IRQ, even a spurious one
             }
         }
         if report.isReady {
-            counters.add(report)
+            state.record(report)
             try clearStatus()
+        } else {
+            state.keep(report)
         }
-        lastReport = report
         return report
     }
 
-    public func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
-        let report: GT911Report
+    package func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
         do throws(I2CError) {
-            report = try readReport(at: timestamp)
+            let report = try readReport(at: timestamp)
+            return report.isReady && report.isValid ? report.frame : nil
         } catch {
-            counters.readErrors += 1
-            throw error
+            throw state.failedRead(error)
         }
-        return report.isReady && report.isValid ? report.frame : nil
     }
 
     private func readOnce(at timestamp: Instant) throws(I2CError) -> GT911Report {
         try imageRead.run(on: bus, address: activeAddress)
         return GT911Decoder.decode(
-            imageRead.response, at: timestamp, maxPoints: configuration.maxPoints,
-            panelWidth: configuration.panelWidth, panelHeight: configuration.panelHeight)
+            imageRead.response, at: timestamp, maxPoints: configuration.bus.maxPoints,
+            panelWidth: configuration.bus.panelWidth, panelHeight: configuration.bus.panelHeight)
     }
 }

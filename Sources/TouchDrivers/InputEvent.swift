@@ -52,6 +52,7 @@ public struct InputEvent: Hashable, Sendable, BitwiseCopyable, CustomStringConve
 
 /// The event types and codes touchwire uses, with the values of `linux/input-event-codes.h`
 /// (stable kernel ABI). Named as the kernel names them.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public enum EvdevCode {
     public static let EV_SYN: UInt16 = 0x00
     public static let EV_KEY: UInt16 = 0x01

@@ -8,8 +8,8 @@ import TouchCore
 /// frame lifts every contact: an input device cannot cancel.
 ///
 /// Used by the passthrough touchscreen (what the UI receives) and the evdev-shaped simulated device.
-public struct MultiTouchEncoder: Sendable {
-    public let slots: Int
+package struct MultiTouchEncoder: Sendable {
+    package let slots: Int
     var trackingIDs: [Int32]
     var xs: [Int32]
     var ys: [Int32]
@@ -18,7 +18,7 @@ public struct MultiTouchEncoder: Sendable {
     var singleX: Int32 = -1
     var singleY: Int32 = -1
 
-    public init(slots: Int) {
+    package init(slots: Int) {
         self.slots = max(1, slots)
         trackingIDs = [Int32](repeating: -1, count: self.slots)
         xs = [Int32](repeating: 0, count: self.slots)
@@ -26,13 +26,13 @@ public struct MultiTouchEncoder: Sendable {
     }
 
     /// Slot → tracking id now (-1 empty): what `EVIOCGMTSLOTS` would report.
-    public var currentTrackingIDs: [Int32] { trackingIDs }
-    public var currentXs: [Int32] { xs }
-    public var currentYs: [Int32] { ys }
+    package var currentTrackingIDs: [Int32] { trackingIDs }
+    package var currentXs: [Int32] { xs }
+    package var currentYs: [Int32] { ys }
 
     /// Appends the records taking the device from the previous frame to `frame` (nothing when no
     /// contact changed). Contacts with an id ≥ `slots` are left out. `map` scales a coordinate.
-    public mutating func encode(
+    package mutating func encode(
         _ frame: TouchFrame, into out: inout [InputEvent],
         mapX: (Double) -> Int32 = { Int32($0.rounded()) }, mapY: (Double) -> Int32 = { Int32($0.rounded()) }
     ) {

@@ -90,7 +90,8 @@ public struct PanelTransform: Hashable, Sendable, BitwiseCopyable {
     /// Steps 1 and 2 (invert, swap): the point calibration is applied to (and what
     /// `touchwire calibrate` fits).
     @inlinable public func oriented(_ raw: Point) -> Point {
-        var x = raw.x, y = raw.y
+        var x = raw.x
+        var y = raw.y
         if invertX { x = Double(rawWidth - 1) - x }
         if invertY { y = Double(rawHeight - 1) - y }
         if swapXY { swap(&x, &y) }
@@ -99,7 +100,8 @@ public struct PanelTransform: Hashable, Sendable, BitwiseCopyable {
 
     /// The inverse of `oriented`: the chip's raw point for a point after invert and swap.
     @inlinable public func unoriented(_ p: Point) -> Point {
-        var x = p.x, y = p.y
+        var x = p.x
+        var y = p.y
         if swapXY { swap(&x, &y) }
         if invertX { x = Double(rawWidth - 1) - x }
         if invertY { y = Double(rawHeight - 1) - y }
@@ -108,7 +110,8 @@ public struct PanelTransform: Hashable, Sendable, BitwiseCopyable {
 
     /// Step 4 (rotation): an unrotated display point to panel pixels.
     @inlinable public func rotated(_ p: Point) -> Point {
-        let w = Double(unrotatedWidth), h = Double(unrotatedHeight)
+        let w = Double(unrotatedWidth)
+        let h = Double(unrotatedHeight)
         switch quarterTurns {
         case 1: return Point(x: h - 1 - p.y, y: p.x)
         case 2: return Point(x: w - 1 - p.x, y: h - 1 - p.y)
@@ -119,7 +122,8 @@ public struct PanelTransform: Hashable, Sendable, BitwiseCopyable {
 
     /// The inverse of `rotated`: a panel pixel in the unrotated display, where calibration maps to.
     @inlinable public func unrotated(_ p: Point) -> Point {
-        let w = Double(unrotatedWidth), h = Double(unrotatedHeight)
+        let w = Double(unrotatedWidth)
+        let h = Double(unrotatedHeight)
         switch quarterTurns {
         case 1: return Point(x: p.y, y: h - 1 - p.x)
         case 2: return Point(x: w - 1 - p.x, y: h - 1 - p.y)

@@ -6,12 +6,12 @@ import TouchCore
 /// what keeps a driver's per-report path allocation-free.
 ///
 /// Move-only: the buffer is released exactly once, when its owner goes away.
-public struct RegisterTransfer: ~Copyable {
+package struct RegisterTransfer: ~Copyable {
     private let storage: UnsafeMutableRawBufferPointer
     private let commandLength: Int
 
     /// A transfer that writes `command` and then reads `responseLength` bytes (0: write only).
-    public init(command: [UInt8], responseLength: Int) {
+    package init(command: [UInt8], responseLength: Int) {
         precondition(!command.isEmpty && responseLength >= 0, "RegisterTransfer needs a command")
         commandLength = command.count
         storage = .allocate(byteCount: command.count + responseLength, alignment: 8)
@@ -22,12 +22,12 @@ public struct RegisterTransfer: ~Copyable {
     deinit { storage.deallocate() }
 
     /// Runs the transfer against `address` on `bus`; the reply lands in `response`.
-    public func run(on bus: some I2CBus, address: I2CAddress) throws(I2CError) {
+    package func run(on bus: some I2CBus, address: I2CAddress) throws(I2CError) {
         try bus.transfer(
             address, write: UnsafeRawBufferPointer(rebasing: storage[0..<commandLength]),
             read: UnsafeMutableRawBufferPointer(rebasing: storage[commandLength...]))
     }
 
     /// The bytes the last `run` read (zeros before the first).
-    public var response: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: storage[commandLength...]) }
+    package var response: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: storage[commandLength...]) }
 }

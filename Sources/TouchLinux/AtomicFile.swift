@@ -1,5 +1,5 @@
-import SystemPackage
 import Synchronization
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -15,9 +15,9 @@ import Synchronization
 /// opened), given `mode` with `fchmod(2)` (whatever the umask), flushed with `fsync(2)`, then
 /// `rename(2)`d over the target. A symlink at the target itself is replaced, not followed. On
 /// any failure the temporary file is removed and the target is untouched.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Writes `bytes` to `path` as described above; `mode` defaults to 0640 (owner writes, group reads).
-    public static func write(_ bytes: some Collection<UInt8>, to path: String, mode: mode_t = 0o640) throws(Errno) {
+    package static func write(_ bytes: some Collection<UInt8>, to path: String, mode: mode_t = 0o640) throws(Errno) {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -52,7 +52,7 @@ public enum AtomicFile {
     }
 
     /// The permission bits of the file at `path` (following no symlink), or nil if there is none.
-    public static func permissions(of path: String) -> mode_t? {
+    package static func permissions(of path: String) -> mode_t? {
         var st = stat()
         guard lstat(path, &st) == 0 else { return nil }
         return st.st_mode & 0o7777

@@ -9,21 +9,21 @@ import TouchCore
 #endif
 
 /// What `EVIOCGNAME`, `EVIOCGBIT`, `EVIOCGPROP` and `EVIOCGABS` say about a device.
-public struct InputDeviceCapabilities: Sendable, Equatable {
-    public var name: String
+package struct InputDeviceCapabilities: Sendable, Equatable {
+    package var name: String
     /// `INPUT_PROP_DIRECT`: coordinates are on the display (a touchscreen, not a touchpad).
-    public var isDirect: Bool
+    package var isDirect: Bool
     /// ABS_MT_SLOT present: multi-touch protocol B.
-    public var hasSlots: Bool
+    package var hasSlots: Bool
     /// ABS_MT_POSITION_X/Y present.
-    public var hasMultiTouchPosition: Bool
+    package var hasMultiTouchPosition: Bool
     /// ABS_X/ABS_Y present.
-    public var hasPosition: Bool
+    package var hasPosition: Bool
     /// BTN_TOUCH present.
-    public var hasTouchButton: Bool
+    package var hasTouchButton: Bool
 
     /// A touchscreen as touchwire reads it: protocol B, or single-touch with BTN_TOUCH.
-    public var isTouchscreen: Bool {
+    package var isTouchscreen: Bool {
         (hasSlots && hasMultiTouchPosition) || (hasPosition && hasTouchButton && isDirect)
     }
 }
@@ -34,14 +34,14 @@ public struct InputDeviceCapabilities: Sendable, Equatable {
 /// Every evdev ioctl of the package is made here: `EVIOCGNAME`, `EVIOCGBIT`, `EVIOCGPROP`,
 /// `EVIOCGABS`, `EVIOCGRAB`, `EVIOCGMTSLOTS`, `EVIOCGKEY` (`linux/input.h`; through the
 /// `tw_evdev_*` wrappers of CLinux, as Swift cannot call the variadic `ioctl`).
-public struct EvdevDevice: ~Copyable {
+package struct EvdevDevice: ~Copyable {
     /// The node as given (a by-path / by-id symlink is followed by `open`).
-    public let path: String
+    package let path: String
     private let handle: DescriptorHandle
 
     /// Opens `path` read-only, non-blocking, close-on-exec.
     /// The corresponding C function is `open`.
-    public init(path: String) throws(InputDeviceError) {
+    package init(path: String) throws(InputDeviceError) {
         switch system_open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) {
         case .success(let fd):
             self.path = path
@@ -57,10 +57,10 @@ public struct EvdevDevice: ~Copyable {
     }
 
     /// The raw descriptor, for `poll`.
-    public var rawDescriptor: CInt { handle.rawValue }
+    package var rawDescriptor: CInt { handle.rawValue }
 
     /// The device's name (`EVIOCGNAME`), "" when it has none.
-    public func name() -> String {
+    package func name() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         let r = buffer.withUnsafeMutableBufferPointer { tw_evdev_get_name(handle.rawValue, $0.baseAddress, 255) }
         guard r >= 0 else { return "" }
@@ -86,7 +86,7 @@ public struct EvdevDevice: ~Copyable {
     }
 
     /// Name, properties and the axes and keys that matter for touch.
-    public func capabilities() throws(InputDeviceError) -> InputDeviceCapabilities {
+    package func capabilities() throws(InputDeviceError) -> InputDeviceCapabilities {
         let abs = try bits(type: UInt32(EV_ABS))
         let keys = try bits(type: UInt32(EV_KEY))
         let props = try bits(type: 0, properties: true)
@@ -99,7 +99,7 @@ public struct EvdevDevice: ~Copyable {
     }
 
     /// `EVIOCGABS(code)`: (value, minimum, maximum).
-    public func axis(_ code: UInt16) throws(InputDeviceError) -> (value: Int32, minimum: Int32, maximum: Int32) {
+    package func axis(_ code: UInt16) throws(InputDeviceError) -> (value: Int32, minimum: Int32, maximum: Int32) {
         var info = input_absinfo()
         guard tw_evdev_get_abs(handle.rawValue, UInt32(code), &info) >= 0 else {
             throw .failed(path: path, operation: "EVIOCGABS(\(code))", errno: errno)
@@ -108,7 +108,7 @@ public struct EvdevDevice: ~Copyable {
     }
 
     /// `EVIOCGRAB`: takes the device exclusively (`true`) or releases it.
-    public func grab(_ exclusive: Bool) throws(InputDeviceError) {
+    package func grab(_ exclusive: Bool) throws(InputDeviceError) {
         guard tw_evdev_grab(handle.rawValue, exclusive ? 1 : 0) >= 0 else {
             if errno == EBUSY { throw .busy(path: path) }
             throw .failed(path: path, operation: "EVIOCGRAB", errno: errno)
@@ -116,7 +116,7 @@ public struct EvdevDevice: ~Copyable {
     }
 
     /// `EVIOCGMTSLOTS(code)`: the value of multi-touch axis `code` in slots `0 ..< count` (count ≤ 64).
-    public func slotValues(_ code: UInt16, count: Int) throws(InputDeviceError) -> [Int32] {
+    package func slotValues(_ code: UInt16, count: Int) throws(InputDeviceError) -> [Int32] {
         let n = min(max(count, 1), 64)
         var values = [Int32](repeating: -1, count: n)
         let r = values.withUnsafeMutableBufferPointer {
@@ -127,7 +127,7 @@ public struct EvdevDevice: ~Copyable {
     }
 
     /// `EVIOCGKEY`: whether key `code` (e.g. BTN_TOUCH) is down now.
-    public func isKeyDown(_ code: UInt16) throws(InputDeviceError) -> Bool {
+    package func isKeyDown(_ code: UInt16) throws(InputDeviceError) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 96)
         let r = buffer.withUnsafeMutableBufferPointer { tw_evdev_get_keys(handle.rawValue, $0.baseAddress, $0.count) }
         guard r >= 0 else { throw .failed(path: path, operation: "EVIOCGKEY", errno: errno) }
@@ -136,7 +136,7 @@ public struct EvdevDevice: ~Copyable {
 
     /// Reads whatever records are queued (non-blocking): the byte count, 0 when none.
     /// The corresponding C function is `read`.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputDeviceError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputDeviceError) -> Int {
         switch system_read(handle.rawValue, buffer) {
         case .success(let n): return n
         case .failure(let e) where e == .resourceTemporarilyUnavailable || e == .wouldBlock: return 0
@@ -147,13 +147,13 @@ public struct EvdevDevice: ~Copyable {
     }
 
     /// Waits up to `timeoutMilliseconds` for records to read; true when some are queued.
-    public func waitReadable(timeoutMilliseconds: Int) -> Bool {
+    package func waitReadable(timeoutMilliseconds: Int) -> Bool {
         let r = (try? handle.poll(for: .readable, timeoutMilliseconds: timeoutMilliseconds)) ?? []
         return !r.isEmpty
     }
 
     /// The `/dev/input/eventN` nodes present, by number; empty when none or unreadable.
-    public static func devicePaths(directory: String = "/dev/input") -> [String] {
+    package static func devicePaths(directory: String = "/dev/input") -> [String] {
         let numbers = system_listDirectory(directory).compactMap { name -> Int? in
             guard name.hasPrefix("event") else { return nil }
             return Int(name.dropFirst(5))

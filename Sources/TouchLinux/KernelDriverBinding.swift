@@ -11,32 +11,34 @@ import TouchCore
 ///
 /// User-needs "Bring-up": if edt-ft5x06, goodix or hynitron already owns the controller, say so
 /// and how to release it rather than fight it on the bus (raspberry-fast-ts #6).
-public struct KernelDriverBinding: Hashable, Sendable {
+package struct KernelDriverBinding: Hashable, Sendable {
     /// The sysfs device name, e.g. "1-0038".
-    public var device: String
+    package var device: String
     /// The driver name, e.g. "edt_ft5x06", "Goodix-TS", "hynitron-cst816x"; nil when none is bound
     /// (a device declared by an overlay but not probed successfully).
-    public var driver: String?
+    package var driver: String?
 
-    public init(device: String, driver: String?) {
+    package init(device: String, driver: String?) {
         self.device = device
         self.driver = driver
     }
 
     /// The sysfs name for a bus number and address: "1-0038".
-    public static func deviceName(bus: Int, address: I2CAddress) -> String {
+    package static func deviceName(bus: Int, address: I2CAddress) -> String {
         let hex = String(address.rawValue, radix: 16)
         return "\(bus)-" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
     /// The bus number of "/dev/i2c-N", nil for anything else.
-    public static func busNumber(path: String) -> Int? {
+    package static func busNumber(path: String) -> Int? {
         guard let name = path.split(separator: "/").last, name.hasPrefix("i2c-") else { return nil }
         return Int(name.dropFirst(4))
     }
 
     /// Reads the binding under `root` (tests point it at a fake tree); nil when the device does not exist.
-    public static func read(bus: Int, address: I2CAddress, root: String = "/sys/bus/i2c/devices") -> KernelDriverBinding? {
+    package static func read(bus: Int, address: I2CAddress, root: String = "/sys/bus/i2c/devices")
+        -> KernelDriverBinding?
+    {
         let name = deviceName(bus: bus, address: address)
         let dir = root + "/" + name
         guard system_listDirectory(dir).isEmpty == false else { return nil }
@@ -46,9 +48,11 @@ public struct KernelDriverBinding: Hashable, Sendable {
     }
 
     /// How to release the device, in words a user can act on.
-    public var releaseAdvice: String {
+    package var releaseAdvice: String {
         guard let driver else {
-            return "a kernel device \(device) is declared (no driver bound); remove its dtoverlay from /boot/firmware/config.txt"
+            return
+                "a kernel device \(device) is declared (no driver bound); "
+                + "remove its dtoverlay from /boot/firmware/config.txt"
         }
         let overlay: String
         switch driver.lowercased() {
@@ -59,7 +63,8 @@ public struct KernelDriverBinding: Hashable, Sendable {
         }
         return "kernel driver \(driver) owns \(device): release it now with "
             + "`echo \(device) | sudo tee /sys/bus/i2c/drivers/\(driver)/unbind`, "
-            + "and for good remove dtoverlay=\(overlay) from /boot/firmware/config.txt (or disable_touchscreen=1 for the official panel)"
+            + "and for good remove dtoverlay=\(overlay) from /boot/firmware/config.txt "
+            + "(or disable_touchscreen=1 for the official panel)"
     }
 }
 

@@ -5,13 +5,13 @@ import TouchCore
 /// GPIO through the character device with libgpiod v1 (Debian 12's 1.6.x): the only file that
 /// calls libgpiod. Chips are found by label, name, path or number (`gpiod_chip_open_lookup`);
 /// every request uses the consumer name "touchwire".
-public final class LinuxGPIO: GPIOProvider {
-    public static let consumer = "touchwire"
+package final class LinuxGPIO: GPIOProvider {
+    package static let consumer = "touchwire"
 
-    public init() {}
+    package init() {}
 
     /// "gpiochip0 [pinctrl-bcm2711] (58 lines)" for each chip, for error messages and `probe`.
-    public static func availableChips() -> [String] {
+    package static func availableChips() -> [String] {
         guard let iter = gpiod_chip_iter_new() else { return [] }
         defer { gpiod_chip_iter_free(iter) }
         var out: [String] = []
@@ -49,7 +49,7 @@ public final class LinuxGPIO: GPIOProvider {
         return .failed(id, operation: operation, errno: e)
     }
 
-    public func requestOutput(_ id: GPIOLineID, activeLow: Bool, active: Bool) throws(GPIOError) -> any GPIOOutput {
+    package func requestOutput(_ id: GPIOLineID, activeLow: Bool, active: Bool) throws(GPIOError) -> any GPIOOutput {
         let (chip, line) = try LinuxGPIO.openLine(id)
         let flags: Int32 = activeLow ? tw_gpiod_flag_active_low() : 0
         if gpiod_line_request_output_flags(line, LinuxGPIO.consumer, flags, active ? 1 : 0) != 0 {
@@ -60,7 +60,7 @@ public final class LinuxGPIO: GPIOProvider {
         return LinuxGPIOOutput(id: id, chip: chip, line: line, active: active)
     }
 
-    public func requestInput(_ id: GPIOLineID, activeLow: Bool, edges: GPIOEdges?) throws(GPIOError) -> any GPIOInput {
+    package func requestInput(_ id: GPIOLineID, activeLow: Bool, edges: GPIOEdges?) throws(GPIOError) -> any GPIOInput {
         let (chip, line) = try LinuxGPIO.openLine(id)
         let flags: Int32 = activeLow ? tw_gpiod_flag_active_low() : 0
         let result: Int32

@@ -18,9 +18,9 @@ import TouchCore
 ///
 /// Sendable: the only stored property is an immutable, uniquely owned descriptor, and the
 /// kernel serialises transfers on an adapter.
-public final class LinuxI2CBus: I2CBus, Sendable {
+package final class LinuxI2CBus: I2CBus, Sendable {
     /// The device node, e.g. "/dev/i2c-1".
-    public let path: String
+    package let path: String
     private let handle: DescriptorHandle
 
     /// Opens `path` read-write with `O_CLOEXEC`.
@@ -29,14 +29,15 @@ public final class LinuxI2CBus: I2CBus, Sendable {
     ///   `.failed` for anything else.
     ///
     /// The corresponding C function is `open`.
-    public init(path: String) throws(I2CError) {
+    package init(path: String) throws(I2CError) {
         switch system_open(path, O_RDWR | O_CLOEXEC) {
         case .success(let fd):
             self.path = path
             self.handle = DescriptorHandle(adopting: fd)
         case .failure(let e):
             switch e {
-            case .noSuchFileOrDirectory, .operationNotSupportedByDevice, .noSuchAddressOrDevice: throw .missingBus(path: path)
+            case .noSuchFileOrDirectory, .operationNotSupportedByDevice, .noSuchAddressOrDevice:
+                throw .missingBus(path: path)
             case .permissionDenied, .notPermitted: throw .permissionDenied(path: path)
             default: throw .failed(operation: "open \(path)", address: I2CAddress(0), errno: e.rawValue)
             }
@@ -44,13 +45,13 @@ public final class LinuxI2CBus: I2CBus, Sendable {
     }
 
     /// Opens `/dev/i2c-<number>`.
-    public convenience init(bus number: Int) throws(I2CError) {
+    package convenience init(bus number: Int) throws(I2CError) {
         try self.init(path: "/dev/i2c-\(number)")
     }
 
     /// The I2C device nodes present, sorted by bus number ("/dev/i2c-1" before "/dev/i2c-10").
     /// Empty when none exist (I2C disabled) or `/dev` cannot be read.
-    public static func busPaths(directory: String = "/dev") -> [String] {
+    package static func busPaths(directory: String = "/dev") -> [String] {
         let numbers = system_listDirectory(directory).compactMap { name -> Int? in
             guard name.hasPrefix("i2c-") else { return nil }
             return Int(name.dropFirst(4))
@@ -66,7 +67,7 @@ public final class LinuxI2CBus: I2CBus, Sendable {
     ///   65535 bytes (EINVAL).
     ///
     /// The corresponding C function is `ioctl(fd, I2C_RDWR, …)` (through `tw_i2c_write_read`).
-    public func transfer(
+    package func transfer(
         _ address: I2CAddress, write command: UnsafeRawBufferPointer, read response: UnsafeMutableRawBufferPointer
     ) throws(I2CError) {
         guard let wlen = UInt16(exactly: command.count), let rlen = UInt16(exactly: response.count) else {

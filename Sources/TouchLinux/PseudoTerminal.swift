@@ -13,19 +13,19 @@ import SystemPackage
 ///
 /// The main side is put in raw mode at creation, so neither echo nor the line discipline
 /// changes the bytes that pass (on Linux the main's termios is the subordinate's).
-public struct PseudoTerminal: ~Copyable, Sendable {
+package struct PseudoTerminal: ~Copyable, Sendable {
     /// The subordinate device node.
-    public let subordinatePath: String
+    package let subordinatePath: String
     let main: DescriptorHandle
 
     /// The main side's descriptor (owned by this value).
-    public var mainDescriptor: FileDescriptor { main.descriptor }
+    package var mainDescriptor: FileDescriptor { main.descriptor }
 
     /// Opens a new pair in raw mode, with the subordinate unlocked.
     ///
     /// The corresponding C functions are `posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)`,
     /// `grantpt`, `unlockpt`, `ptsname_r`, `cfmakeraw` and `tcsetattr`.
-    public init() throws(SerialError) {
+    package init() throws(SerialError) {
         let ptmx = "/dev/ptmx"
         let fd: CInt
         switch valueOrErrno(retryOnInterrupt: true, { tw_pty_open(O_RDWR | O_NOCTTY | O_CLOEXEC) }) {
@@ -59,15 +59,14 @@ public struct PseudoTerminal: ~Copyable, Sendable {
     }
 
     /// Opens a new pair; the same as `init()`.
-    public static func open() throws(SerialError) -> PseudoTerminal { try PseudoTerminal() }
+    package static func open() throws(SerialError) -> PseudoTerminal { try PseudoTerminal() }
 
     /// Waits up to `timeoutMilliseconds` for bytes from the subordinate and reads what is there
     /// (at most `buffer.count`). Returns 0 on timeout, and also once the subordinate is closed
     /// and everything has been read (Linux reports EIO then).
     ///
     /// The corresponding C functions are `poll` and `read`.
-    public func read(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int) throws(SerialError) -> Int
-    {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int) throws(SerialError) -> Int {
         let revents: Int16
         switch system_poll(main.rawValue, events: Int16(POLLIN), timeoutMilliseconds: timeoutMilliseconds) {
         case .success(let r): revents = r
@@ -86,7 +85,7 @@ public struct PseudoTerminal: ~Copyable, Sendable {
 
     /// Reads until `count` bytes have arrived or no byte arrives for `timeoutMilliseconds`.
     /// Allocates; for tests.
-    public func read(count: Int, timeoutMilliseconds: Int = 1000) throws(SerialError) -> [UInt8] {
+    package func read(count: Int, timeoutMilliseconds: Int = 1000) throws(SerialError) -> [UInt8] {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while out.count < count {
@@ -112,7 +111,7 @@ public struct PseudoTerminal: ~Copyable, Sendable {
     /// Writes bytes towards the subordinate (what a peer on the wire would send). EINTR is retried.
     ///
     /// The corresponding C function is `write`.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(SerialError) -> Int {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(SerialError) -> Int {
         switch system_write(main.rawValue, bytes) {
         case .success(let n): return n
         case .failure(let e): throw .failed(path: subordinatePath, operation: "write", errno: e)

@@ -16,7 +16,8 @@ public struct SerialConfiguration: Sendable, Hashable, CustomStringConvertible {
 
     /// Stop bits. The corresponding C flag for two is `CSTOPB`.
     public enum StopBits: Int, Sendable, Hashable, CaseIterable {
-        case one = 1, two = 2
+        case one = 1
+        case two = 2
     }
 
     /// Flow control. The corresponding C flag for RTS/CTS is `CRTSCTS`.

@@ -30,17 +30,20 @@ func valueOrErrno<I: FixedWidthInteger>(retryOnInterrupt: Bool, _ body: () -> I)
 }
 
 /// open(2). The corresponding C function is `open`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 func system_open(_ path: String, _ flags: CInt, _ mode: mode_t = 0) -> Result<CInt, Errno> {
     valueOrErrno(retryOnInterrupt: true) { open(path, flags, mode) }
 }
 
 /// close(2), never retried (Linux releases the descriptor even when close reports EINTR).
 /// The corresponding C function is `close`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 func system_close(_ fd: CInt) -> Result<Void, Errno> {
     valueOrErrno(retryOnInterrupt: false) { close(fd) }.map { _ in () }
 }
 
 /// read(2). The corresponding C function is `read`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 func system_read(
     _ fd: CInt, _ buffer: UnsafeMutableRawBufferPointer, retryOnInterrupt: Bool = true
 ) -> Result<Int, Errno> {
@@ -49,6 +52,7 @@ func system_read(
 }
 
 /// write(2). The corresponding C function is `write`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 func system_write(_ fd: CInt, _ bytes: UnsafeRawBufferPointer, retryOnInterrupt: Bool = true) -> Result<Int, Errno> {
     guard let base = bytes.baseAddress, bytes.count > 0 else { return .success(0) }
     return valueOrErrno(retryOnInterrupt: retryOnInterrupt) { write(fd, base, bytes.count) }
@@ -56,6 +60,7 @@ func system_write(_ fd: CInt, _ bytes: UnsafeRawBufferPointer, retryOnInterrupt:
 
 /// poll(2) on one descriptor; returns the revents (0 on timeout). EINTR is retried with the
 /// full timeout again (callers use short timeouts). The corresponding C function is `poll`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 func system_poll(_ fd: CInt, events: Int16, timeoutMilliseconds: Int) -> Result<Int16, Errno> {
     var pfd = pollfd(fd: fd, events: events, revents: 0)
     let timeout = CInt(clamping: timeoutMilliseconds)
@@ -64,16 +69,19 @@ func system_poll(_ fd: CInt, events: Int16, timeoutMilliseconds: Int) -> Result<
 
 /// fcntl(2) F_GETFL: the file status flags (`O_NONBLOCK`, `O_APPEND`, …) of the open file
 /// description behind `fd`. The corresponding C function is `fcntl`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 func system_getStatusFlags(_ fd: CInt) -> Result<CInt, Errno> {
     valueOrErrno(retryOnInterrupt: true) { tw_fcntl_getfl(fd) }
 }
 
 /// fcntl(2) F_SETFL. The corresponding C function is `fcntl`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 func system_setStatusFlags(_ fd: CInt, _ flags: CInt) -> Result<Void, Errno> {
     valueOrErrno(retryOnInterrupt: true) { tw_fcntl_setfl(fd, flags) }.map { _ in () }
 }
 
 /// pipe2(2) with O_CLOEXEC: (read end, write end). The corresponding C function is `pipe2`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 func system_pipe() -> Result<(CInt, CInt), Errno> {
     var fds: [CInt] = [-1, -1]
     return valueOrErrno(retryOnInterrupt: false) { tw_pipe_cloexec(&fds) }.map { (_: CInt) in (fds[0], fds[1]) }
@@ -81,6 +89,7 @@ func system_pipe() -> Result<(CInt, CInt), Errno> {
 
 /// The names in directory `path` (without "." and ".."), unsorted; empty when it cannot be read.
 /// The corresponding C functions are `opendir`, `readdir` and `closedir`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 func system_listDirectory(_ path: String) -> [String] {
     guard let dir = opendir(path) else { return [] }
     defer { closedir(dir) }

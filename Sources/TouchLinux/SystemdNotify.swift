@@ -15,16 +15,16 @@ import SystemPackage
 /// at least every `$WATCHDOG_USEC` microseconds and kills the service otherwise
 /// (`sd_watchdog_enabled(3)`). The socket (`socket(2)`, `SOCK_DGRAM | SOCK_CLOEXEC`) is opened
 /// once, closed on deinit; `send` is one `sendto(2)`.
-public struct SystemdNotifier: ~Copyable, Sendable {
+package struct SystemdNotifier: ~Copyable, Sendable {
     /// The `$NOTIFY_SOCKET` value this notifier sends to.
-    public let address: String
+    package let address: String
     private let fd: CInt
     private var socketAddress: sockaddr_un
     private let socketAddressLength: socklen_t
 
     /// Opens a datagram socket for `address` (`$NOTIFY_SOCKET`). Throws `.invalidArgument` for an
     /// empty address, one that is neither absolute nor abstract, or one longer than `sun_path`.
-    public init(address: String) throws(Errno) {
+    package init(address: String) throws(Errno) {
         var bytes = Array(address.utf8)
         guard let first = bytes.first, first == UInt8(ascii: "/") || first == UInt8(ascii: "@") else {
             throw .invalidArgument
@@ -52,14 +52,14 @@ public struct SystemdNotifier: ~Copyable, Sendable {
 
     /// The notifier for `$NOTIFY_SOCKET` in `environment`, or nil when the variable is unset or
     /// empty (not started by systemd with `Type=notify`) or names no usable socket.
-    public static func fromEnvironment(_ environment: [String: String]) -> SystemdNotifier? {
+    package static func fromEnvironment(_ environment: [String: String]) -> SystemdNotifier? {
         guard let address = environment["NOTIFY_SOCKET"], !address.isEmpty else { return nil }
         return try? SystemdNotifier(address: address)
     }
 
     /// Sends `state` (e.g. `"READY=1\nSTATUS=running"`) as one datagram. The corresponding C
     /// function is `sendto`; EINTR is retried.
-    public func send(_ state: String) throws(Errno) {
+    package func send(_ state: String) throws(Errno) {
         var message = Array(state.utf8)
         var sa = socketAddress
         let length = socketAddressLength
@@ -79,7 +79,7 @@ public struct SystemdNotifier: ~Copyable, Sendable {
 
     /// The watchdog period systemd expects (`$WATCHDOG_USEC`), when it applies to this process:
     /// nil if unset, not a positive number, or `$WATCHDOG_PID` names another process.
-    public static func watchdogMicroseconds(_ environment: [String: String], pid: Int32 = getpid()) -> Int64? {
+    package static func watchdogMicroseconds(_ environment: [String: String], pid: Int32 = getpid()) -> Int64? {
         guard let text = environment["WATCHDOG_USEC"], let usec = Int64(text), usec > 0 else { return nil }
         if let owner = environment["WATCHDOG_PID"], let ownerPID = Int32(owner), ownerPID != pid { return nil }
         return usec

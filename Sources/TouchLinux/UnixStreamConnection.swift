@@ -7,7 +7,7 @@ import SystemPackage
 #endif
 
 /// Why a Unix stream socket could not be used.
-public enum UnixConnectionError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum UnixConnectionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Nothing listens at the path (ENOENT, ECONNREFUSED): the service is not running with a socket output.
     case notListening(path: String, errno: Errno)
     /// The path is longer than `sockaddr_un.sun_path` allows (107 bytes).
@@ -15,7 +15,7 @@ public enum UnixConnectionError: Error, Equatable, Sendable, CustomStringConvert
     /// Anything else: what was attempted and the errno.
     case failed(path: String, operation: String, errno: Errno)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notListening(let path, let e): "\(path): no service listening (\(e))"
         case .pathTooLong(let path): "\(path): longer than a Unix socket path may be (107 bytes)"
@@ -26,15 +26,15 @@ public enum UnixConnectionError: Error, Equatable, Sendable, CustomStringConvert
 
 /// The client end of a Unix-domain stream socket (unix(7)), such as the service's event stream:
 /// owned, move-only, closed when dropped.
-public struct UnixStreamConnection: ~Copyable, Sendable {
+package struct UnixStreamConnection: ~Copyable, Sendable {
     /// The socket's path.
-    public let path: String
+    package let path: String
     let handle: DescriptorHandle
 
     /// Connects to the listening socket at `path`.
     ///
     /// The corresponding C functions are `socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC)` and `connect`.
-    public init(connectingTo path: String) throws(UnixConnectionError) {
+    package init(connectingTo path: String) throws(UnixConnectionError) {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -71,7 +71,7 @@ public struct UnixStreamConnection: ~Copyable, Sendable {
     /// `buffer.count`). Returns 0 on timeout; nil once the peer has closed the stream.
     ///
     /// The corresponding C functions are `poll` and `read`.
-    public func read(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int) throws(UnixConnectionError)
+    package func read(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int) throws(UnixConnectionError)
         -> Int?
     {
         let revents: Int16

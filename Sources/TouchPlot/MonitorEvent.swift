@@ -2,15 +2,15 @@ import TouchCore
 
 /// The fields of one event line (`formats.md` §2) that the monitor shows, read back from the
 /// service's socket stream. Pure: `parse` takes the line's text.
-public struct MonitorEvent: Sendable, Equatable {
-    public var time: Int64
-    public var recognizer: String
-    public var state: String
-    public var location: Point
+package struct MonitorEvent: Sendable, Equatable {
+    package var time: Int64
+    package var recognizer: String
+    package var state: String
+    package var location: Point
     /// Swipe direction, or "" for other kinds.
-    public var direction: String
+    package var direction: String
 
-    public init(time: Int64, recognizer: String, state: String, location: Point, direction: String = "") {
+    package init(time: Int64, recognizer: String, state: String, location: Point, direction: String = "") {
         self.time = time
         self.recognizer = recognizer
         self.state = state
@@ -20,7 +20,7 @@ public struct MonitorEvent: Sendable, Equatable {
 
     /// The event of a JSON event line, or nil when the line is not one (a delivery line, a
     /// status line, or garbage): `t_us`, `recognizer`, `state`, `x` and `y` must be present.
-    public static func parse(_ line: Substring) -> MonitorEvent? {
+    package static func parse(_ line: Substring) -> MonitorEvent? {
         guard let t = value(of: "t_us", in: line).flatMap({ Int64($0) }),
             let recognizer = value(of: "recognizer", in: line),
             let state = value(of: "state", in: line),
@@ -34,7 +34,7 @@ public struct MonitorEvent: Sendable, Equatable {
 
     /// Appends `event` to the last-gestures list `recent`, keeping at most `limit`. A `changed`
     /// right after a `changed` of the same recognizer replaces it, so a running pan is one line.
-    public static func append(_ event: MonitorEvent, to recent: inout [MonitorEvent], limit: Int = 8) {
+    package static func append(_ event: MonitorEvent, to recent: inout [MonitorEvent], limit: Int = 8) {
         if event.state == "changed", let last = recent.last, last.state == "changed",
             last.recognizer == event.recognizer
         {
@@ -46,7 +46,7 @@ public struct MonitorEvent: Sendable, Equatable {
     }
 
     /// "t 1.234 s  tap recognized at (400, 240)".
-    public var summary: String {
+    package var summary: String {
         var s = "t \(SVGWriter.seconds(time)) s  \(recognizer) \(state)"
         if !direction.isEmpty { s += " \(direction)" }
         return s + " at (\(SVGWriter.number(location.x)), \(SVGWriter.number(location.y)))"

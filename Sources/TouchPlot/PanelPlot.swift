@@ -9,9 +9,9 @@ import TouchCore
 /// dot per frame, a ring every 100 ms); every event in the window is one `<g class="event">`
 /// carrying `data-t-us`, `data-recognizer` and `data-state`, holding its marker, its label
 /// (except `changed`), a swipe's direction arrow and a pan's velocity arrow.
-public enum PanelPlot {
+package enum PanelPlot {
     /// Colours of successive touches.
-    public static let palette = [
+    package static let palette = [
         "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
     ]
     /// Marker colours by state.
@@ -21,14 +21,14 @@ public enum PanelPlot {
     static let recognized = "#1565c0"
     static let cancelled = "#ef6c00"
     /// A pan's velocity arrow shows the distance covered in this many seconds.
-    public static let velocityArrowSeconds = 0.1
+    package static let velocityArrowSeconds = 0.1
     /// The longest velocity arrow, in picture units (faster pans are drawn at this length).
-    public static let longestArrow = 60.0
+    package static let longestArrow = 60.0
     /// Touches listed by name in the legend; more are counted.
     static let legendTouches = 16
 
     /// The SVG document for `recording` over `window`.
-    public static func render(_ recording: PlotRecording, window: PlotWindow = PlotWindow()) -> String {
+    package static func render(_ recording: PlotRecording, window: PlotWindow = PlotWindow()) -> String {
         let w = recording.panelWidth
         let h = recording.panelHeight
         let scale = min(720 / w, 540 / h)

@@ -8,9 +8,9 @@ import TouchTrace
 /// Made by `record(trace:engine:)`, which drives the engine exactly as `touchwire replay`
 /// does — each frame at its `t_us` on a virtual clock, then the clock runs on until no timer
 /// is pending — so `events` are the events replay prints, in the same order.
-public struct PlotRecording {
+package struct PlotRecording {
     /// One thing that happened, in order.
-    public enum Entry {
+    package enum Entry {
         /// A frame given to the engine.
         case frame(TouchFrame)
         /// An action the engine emitted.
@@ -24,35 +24,35 @@ public struct PlotRecording {
     }
 
     /// Panel size in pixels (the trace header's).
-    public var panelWidth: Double
-    public var panelHeight: Double
+    package var panelWidth: Double
+    package var panelHeight: Double
     /// The trace header's `source`.
-    public var source: String
-    public var entries: [Entry]
+    package var source: String
+    package var entries: [Entry]
     /// The engine's regions, in its table order (event `region` indices point here).
-    public var regions: [Region]
+    package var regions: [Region]
     /// The engine's recognizers, in its table order (event `recognizer` indices point here).
-    public var recognizers: [GestureRecognizer]
+    package var recognizers: [GestureRecognizer]
 
     /// The frames, in order.
-    public var frames: [TouchFrame] {
+    package var frames: [TouchFrame] {
         entries.compactMap { if case .frame(let f) = $0 { f } else { nil } }
     }
 
     /// The actions, in the order replay prints them.
-    public var events: [GestureEvent] {
+    package var events: [GestureEvent] {
         entries.compactMap { if case .event(let e) = $0 { e } else { nil } }
     }
 
     /// The explanations, in order.
-    public var diagnostics: [GestureEngine.Diagnostic] {
+    package var diagnostics: [GestureEngine.Diagnostic] {
         entries.compactMap { if case .diagnostic(let d) = $0 { d } else { nil } }
     }
 
     /// Replays `trace` through `engine` on a virtual clock, recording frames, actions and the
     /// explain trace. The engine's sink and diagnostics hook are borrowed for the call and
     /// restored afterwards.
-    public static func record(trace: Trace, engine: GestureEngine) -> PlotRecording {
+    package static func record(trace: Trace, engine: GestureEngine) -> PlotRecording {
         let collector = Collector()
         let previousSink = engine.sink
         let previousDiagnostics = engine.diagnostics
@@ -81,7 +81,7 @@ public struct PlotRecording {
 
     /// The name replay prints as `recognizer`: the recognizer's, or for a control's own
     /// action (S28) the control region's; "#<index>" for an index outside the tables.
-    public func recognizerName(of event: GestureEvent) -> String {
+    package func recognizerName(of event: GestureEvent) -> String {
         if event.kind == .control {
             return regions.indices.contains(event.recognizer) ? regions[event.recognizer].name : "#\(event.recognizer)"
         }
@@ -90,7 +90,7 @@ public struct PlotRecording {
     }
 
     /// The first and last instant of anything recorded (0…0 when empty).
-    public var timeSpan: (first: Int64, last: Int64) {
+    package var timeSpan: (first: Int64, last: Int64) {
         var first = Int64.max
         var last = Int64.min
         for entry in entries {
@@ -115,23 +115,23 @@ public struct PlotRecording {
 
 /// The span of time a picture shows: `from`…`to` in trace microseconds, both inclusive;
 /// nil ends are open.
-public struct PlotWindow: Sendable, Equatable {
-    public var from: Int64?
-    public var to: Int64?
+package struct PlotWindow: Sendable, Equatable {
+    package var from: Int64?
+    package var to: Int64?
 
-    public init(from: Int64? = nil, to: Int64? = nil) {
+    package init(from: Int64? = nil, to: Int64? = nil) {
         self.from = from
         self.to = to
     }
 
-    public func contains(_ t: Int64) -> Bool {
+    package func contains(_ t: Int64) -> Bool {
         if let from, t < from { return false }
         if let to, t > to { return false }
         return true
     }
 
     /// The window with open ends closed at the recording's first and last instant.
-    public func resolved(in recording: PlotRecording) -> (from: Int64, to: Int64) {
+    package func resolved(in recording: PlotRecording) -> (from: Int64, to: Int64) {
         let span = recording.timeSpan
         let a = from ?? span.first
         let b = to ?? span.last
@@ -141,19 +141,19 @@ public struct PlotWindow: Sendable, Equatable {
 
 /// One touch from its first frame to its lift (or cancel): a contact id is reused after a lift,
 /// so each down–up run is its own touch with its own colour.
-public struct TouchStroke: Sendable {
+package struct TouchStroke: Sendable {
     /// 1-based, in order of touch-down over the whole trace (stable whatever the window).
-    public var ordinal: Int
+    package var ordinal: Int
     /// The controller's tracking id.
-    public var id: UInt8
+    package var id: UInt8
     /// (µs, position) at every frame the contact was down.
-    public var samples: [(time: Int64, position: Point)]
+    package var samples: [(time: Int64, position: Point)]
     /// True when a system cancel (S9) ended it rather than a lift.
-    public var cancelled: Bool
+    package var cancelled: Bool
 
     /// The touches of `frames`, split at each lift, with samples outside `window` dropped
     /// (touches left with no sample are dropped too).
-    public static func strokes(of frames: [TouchFrame], in window: PlotWindow = PlotWindow()) -> [TouchStroke] {
+    package static func strokes(of frames: [TouchFrame], in window: PlotWindow = PlotWindow()) -> [TouchStroke] {
         var finished: [TouchStroke] = []
         var active: [UInt8: TouchStroke] = [:]
         var next = 1

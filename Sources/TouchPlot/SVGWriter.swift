@@ -4,13 +4,13 @@
 /// one decimal, built from integers — no locale, no `printf`, no shortest-round-trip digits),
 /// attributes are written in the order given, and nothing depends on the clock or the machine.
 /// The document is self-contained: no scripts, no external references, generic font families.
-public struct SVGWriter: Sendable {
+package struct SVGWriter: Sendable {
     /// The text written so far.
-    public private(set) var text: String = ""
+    package private(set) var text: String = ""
     private var openTags: [String] = []
 
     /// Starts a document `width` × `height` user units large (1 unit = 1 CSS px).
-    public init(width: Double, height: Double, title: String) {
+    package init(width: Double, height: Double, title: String) {
         text.reserveCapacity(64 * 1024)
         text += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let w = SVGWriter.number(width)
@@ -26,7 +26,7 @@ public struct SVGWriter: Sendable {
     }
 
     /// Opens `<tag …>`; close it with `close()`.
-    public mutating func open(_ tag: String, _ attributes: [(String, String)]) {
+    package mutating func open(_ tag: String, _ attributes: [(String, String)]) {
         text += "<" + tag
         appendAttributes(attributes)
         text += ">\n"
@@ -34,13 +34,13 @@ public struct SVGWriter: Sendable {
     }
 
     /// Closes the innermost open element.
-    public mutating func close() {
+    package mutating func close() {
         guard let tag = openTags.popLast() else { return }
         text += "</" + tag + ">\n"
     }
 
     /// One element; with `text`, it holds that (escaped) text, otherwise it is empty (`<tag …/>`).
-    public mutating func element(_ tag: String, _ attributes: [(String, String)], text content: String? = nil) {
+    package mutating func element(_ tag: String, _ attributes: [(String, String)], text content: String? = nil) {
         text += "<" + tag
         appendAttributes(attributes)
         if let content {
@@ -51,12 +51,12 @@ public struct SVGWriter: Sendable {
     }
 
     /// A text label at (`x`, `y`) (the baseline's start unless `attributes` say otherwise).
-    public mutating func label(_ content: String, x: Double, y: Double, _ attributes: [(String, String)] = []) {
+    package mutating func label(_ content: String, x: Double, y: Double, _ attributes: [(String, String)] = []) {
         element("text", [("x", SVGWriter.number(x)), ("y", SVGWriter.number(y))] + attributes, text: content)
     }
 
     /// A straight line.
-    public mutating func line(
+    package mutating func line(
         _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, stroke: String, width: Double = 1,
         _ extra: [(String, String)] = []
     ) {
@@ -69,7 +69,7 @@ public struct SVGWriter: Sendable {
     }
 
     /// A rectangle.
-    public mutating func rect(
+    package mutating func rect(
         x: Double, y: Double, width: Double, height: Double, fill: String, stroke: String = "none",
         _ extra: [(String, String)] = []
     ) {
@@ -82,7 +82,7 @@ public struct SVGWriter: Sendable {
     }
 
     /// A circle.
-    public mutating func circle(
+    package mutating func circle(
         x: Double, y: Double, r: Double, fill: String, stroke: String = "none", _ extra: [(String, String)] = []
     ) {
         element(
@@ -94,12 +94,12 @@ public struct SVGWriter: Sendable {
     }
 
     /// A closed polygon through `points`.
-    public mutating func polygon(_ points: [(Double, Double)], fill: String, stroke: String = "none") {
+    package mutating func polygon(_ points: [(Double, Double)], fill: String, stroke: String = "none") {
         element("polygon", [("points", SVGWriter.points(points)), ("fill", fill), ("stroke", stroke)])
     }
 
     /// An arrow from (`x1`, `y1`) to (`x2`, `y2`): a line and a filled head of `head` units.
-    public mutating func arrow(
+    package mutating func arrow(
         _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, colour: String, width: Double = 1.5, head: Double = 6
     ) {
         let dx = x2 - x1
@@ -117,7 +117,7 @@ public struct SVGWriter: Sendable {
     }
 
     /// The finished document (closes whatever is still open).
-    public mutating func finish() -> String {
+    package mutating func finish() -> String {
         while !openTags.isEmpty { close() }
         return text
     }
@@ -130,7 +130,7 @@ public struct SVGWriter: Sendable {
 
     /// `value` with one decimal at most ("12", "12.5", "-0.3"), rounded half away from zero;
     /// NaN and infinities are written as 0 and magnitudes are clamped to 10⁹.
-    public static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
         let clamped = min(max(value, -1e9), 1e9)
         let tenths = Int64((clamped * 10).rounded(.toNearestOrAwayFromZero))
@@ -142,7 +142,7 @@ public struct SVGWriter: Sendable {
     }
 
     /// A `points` attribute: "x,y x,y …".
-    public static func points(_ points: [(Double, Double)]) -> String {
+    package static func points(_ points: [(Double, Double)]) -> String {
         var s = ""
         for (i, p) in points.enumerated() {
             if i > 0 { s += " " }
@@ -153,7 +153,7 @@ public struct SVGWriter: Sendable {
 
     /// `s` with the five XML special characters escaped and control characters (which XML 1.0
     /// forbids) replaced by U+FFFD.
-    public static func escape(_ s: String) -> String {
+    package static func escape(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for scalar in s.unicodeScalars {
@@ -175,7 +175,7 @@ public struct SVGWriter: Sendable {
     }
 
     /// Microseconds as seconds with three decimals ("1.000 s" is written "1.000").
-    public static func seconds(_ microseconds: Int64) -> String {
+    package static func seconds(_ microseconds: Int64) -> String {
         let negative = microseconds < 0
         let ms = (negative ? -microseconds : microseconds) / 1000
         let fraction = String(ms % 1000)

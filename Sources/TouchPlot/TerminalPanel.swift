@@ -6,28 +6,28 @@ import TouchCore
 /// Pure: the same input gives the same lines. Outlines use `+ - |` (controls `# = !`), a region's
 /// name is written into its top edge, a touch is its tracking id's last digit, and a gesture
 /// mark is its character (`*` by default). Later layers win: regions, then marks, then touches.
-public struct TerminalPanel: Sendable {
+package struct TerminalPanel: Sendable {
     /// One region outline.
-    public struct Outline: Sendable, Equatable {
-        public var name: String
-        public var frame: Rect
-        public var isControl: Bool
-        public init(name: String, frame: Rect, isControl: Bool) {
+    package struct Outline: Sendable, Equatable {
+        package var name: String
+        package var frame: Rect
+        package var isControl: Bool
+        package init(name: String, frame: Rect, isControl: Bool) {
             self.name = name
             self.frame = frame
             self.isControl = isControl
         }
     }
 
-    public var panelWidth: Double
-    public var panelHeight: Double
-    public var columns: Int
-    public var rows: Int
-    public var outlines: [Outline]
+    package var panelWidth: Double
+    package var panelHeight: Double
+    package var columns: Int
+    package var rows: Int
+    package var outlines: [Outline]
 
     /// A grid for a `panelWidth` × `panelHeight` px panel; `rows` 0 picks the rows that keep the
     /// panel's aspect ratio with terminal cells twice as tall as wide.
-    public init(panelWidth: Double, panelHeight: Double, columns: Int = 64, rows: Int = 0, outlines: [Outline]) {
+    package init(panelWidth: Double, panelHeight: Double, columns: Int = 64, rows: Int = 0, outlines: [Outline]) {
         self.panelWidth = max(panelWidth, 1)
         self.panelHeight = max(panelHeight, 1)
         self.columns = max(columns, 8)
@@ -37,14 +37,14 @@ public struct TerminalPanel: Sendable {
     }
 
     /// The cell (column, row) of a panel position, clamped to the grid.
-    public func cell(_ p: Point) -> (column: Int, row: Int) {
+    package func cell(_ p: Point) -> (column: Int, row: Int) {
         let c = Int((p.x / panelWidth * Double(columns)).rounded(.down))
         let r = Int((p.y / panelHeight * Double(rows)).rounded(.down))
         return (min(max(c, 0), columns - 1), min(max(r, 0), rows - 1))
     }
 
     /// The grid's lines (each exactly `columns` characters).
-    public func render(touches: [Contact], marks: [(position: Point, symbol: Character)] = []) -> [String] {
+    package func render(touches: [Contact], marks: [(position: Point, symbol: Character)] = []) -> [String] {
         var grid = [[Character]](repeating: [Character](repeating: " ", count: columns), count: rows)
         for outline in outlines {
             let (c0, r0) = cell(Point(x: outline.frame.x, y: outline.frame.y))
@@ -97,18 +97,18 @@ public struct TerminalPanel: Sendable {
 }
 
 /// One whole monitor screen: a title, the panel in a frame, the figures and the last gestures.
-public struct MonitorScreen: Sendable {
+package struct MonitorScreen: Sendable {
     /// ANSI: cursor home and clear screen, written before each screen.
-    public static let clear = "\u{1B}[H\u{1B}[2J"
+    package static let clear = "\u{1B}[H\u{1B}[2J"
 
-    public var title: String
-    public var panel: [String]
+    package var title: String
+    package var panel: [String]
     /// e.g. "frames/s 100.0   read→write 0.12 ms (max 0.40 ms)".
-    public var figures: String
+    package var figures: String
     /// The last gestures, oldest first.
-    public var gestures: [String]
+    package var gestures: [String]
 
-    public init(title: String, panel: [String], figures: String, gestures: [String]) {
+    package init(title: String, panel: [String], figures: String, gestures: [String]) {
         self.title = title
         self.panel = panel
         self.figures = figures
@@ -116,7 +116,7 @@ public struct MonitorScreen: Sendable {
     }
 
     /// The screen as text, lines ending in "\r\n" (correct on a raw terminal too).
-    public func render() -> String {
+    package func render() -> String {
         var lines = [title]
         let width = panel.first?.count ?? 0
         let edge = "." + String(repeating: "-", count: width) + "."
@@ -130,12 +130,12 @@ public struct MonitorScreen: Sendable {
     }
 
     /// Milliseconds with two decimals from microseconds ("0.12").
-    public static func milliseconds(_ microseconds: Int64) -> String {
+    package static func milliseconds(_ microseconds: Int64) -> String {
         let hundredths = (microseconds + 5) / 10
         let fraction = String(hundredths % 100)
         return String(hundredths / 100) + "." + (fraction.count < 2 ? "0" : "") + fraction
     }
 
     /// A rate with one decimal ("99.5").
-    public static func rate(_ value: Double) -> String { SVGWriter.number(value) }
+    package static func rate(_ value: Double) -> String { SVGWriter.number(value) }
 }

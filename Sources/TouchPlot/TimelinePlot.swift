@@ -10,7 +10,7 @@ import TouchCore
 /// which makes a failure requirement's delay visible as a yellow bar. Every event in the
 /// window is one `<g class="event">` (same data attributes as the panel plot); every failure
 /// from the explain trace is one `<g class="failure">`.
-public enum TimelinePlot {
+package enum TimelinePlot {
     static let labelWidth = 150.0
     static let plotWidth = 900.0
     static let laneHeight = 22.0
@@ -66,7 +66,7 @@ public enum TimelinePlot {
     }
 
     /// The SVG document for `recording` over `window`.
-    public static func render(_ recording: PlotRecording, window: PlotWindow = PlotWindow()) -> String {
+    package static func render(_ recording: PlotRecording, window: PlotWindow = PlotWindow()) -> String {
         var lanes = recording.recognizers.enumerated().map { i, r in
             Lane(key: .recognizer(i), name: r.name, region: r.region)
         }

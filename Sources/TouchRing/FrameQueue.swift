@@ -1,5 +1,5 @@
-import TouchCore
 import Synchronization
+import TouchCore
 
 /// The driver → recognizer link: an `SPSCRing` of `TouchFrame`s with an overflow policy
 /// that never leaves a touch without an end.

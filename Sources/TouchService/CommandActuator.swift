@@ -108,7 +108,8 @@ public final class CommandActuator {
 
     /// Acts on `event` for every binding it matches.
     public func handle(_ event: GestureEvent) {
-        for e in entries where e.state == event.state && e.recognizer == event.recognizer
+        for e in entries
+        where e.state == event.state && e.recognizer == event.recognizer
             && e.isControl == (event.kind == .control)
         {
             if let k = e.keys { keyboard?.press(codes[k]) }
@@ -126,7 +127,8 @@ public enum ExecCheck {
             guard case .exec(let c) = b.action, let program = c.argv.first else { continue }
             if !ChildProcess.isExecutable(program) {
                 out.append(
-                    "\(board.location): binding[\(i)] \"\(b.recognizer)\".command: \(program) is missing or not executable")
+                    "\(board.location): binding[\(i)] \"\(b.recognizer)\".command: \(program) is missing or not executable"
+                )
             }
         }
         if let user = board.exec.user, !ChildProcess.userExists(user) {

@@ -162,7 +162,9 @@ public final class CommandSpawner: @unchecked Sendable {
         children[i] = nil
         runningNow.subtract(1, ordering: .relaxed)
         var line = "exec binding \"\(names[i])\": \(commands[i].argv[0]) "
-        line += timedOut ? "timed out after \(commands[i].timeoutMilliseconds) ms (\(exit.map { "\($0)" } ?? "killed"))"
+        line +=
+            timedOut
+            ? "timed out after \(commands[i].timeoutMilliseconds) ms (\(exit.map { "\($0)" } ?? "killed"))"
             : (exit.map { "\($0)" } ?? "ended")
         if !text.isEmpty { line += "; stderr: \(text)" }
         log(line)

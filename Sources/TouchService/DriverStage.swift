@@ -44,7 +44,9 @@ public struct AdaptivePollSchedule: Sendable, Equatable {
 
     /// The period to wait after a read at `now`, given when a contact was last seen.
     public func interval(now: Instant, lastContactAt: Instant?) -> Int64 {
-        guard let t = lastContactAt, now.microseconds(since: t) < activeHoldMicroseconds else { return idleMicroseconds }
+        guard let t = lastContactAt, now.microseconds(since: t) < activeHoldMicroseconds else {
+            return idleMicroseconds
+        }
         return fastMicroseconds
     }
 }
@@ -190,7 +192,9 @@ public final class DriverStage {
         {
             watchdogReleases += 1
             staleImage = lastRaw
-            rateLimitedLog("release watchdog: no fresh report for \(protection.releaseTimeoutMicroseconds / 1000) ms with \(lastQueued.count) contact(s) down; cancelled", at: now)
+            rateLimitedLog(
+                "release watchdog: no fresh report for \(protection.releaseTimeoutMicroseconds / 1000) ms with \(lastQueued.count) contact(s) down; cancelled",
+                at: now)
             return cancelTouches(at: now)
         }
         let frame = filterYoung(raw, at: now)

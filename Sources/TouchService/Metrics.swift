@@ -1,9 +1,8 @@
+import Foundation
 import Histogram
 import Synchronization
 import TouchCore
 import TouchRing
-
-import Foundation
 
 /// Built-in timing of the running pipeline: HdrHistograms of read → recognized and
 /// read → write issued, frame rate, ring high-water marks and drops.
@@ -130,9 +129,10 @@ public struct LatencySummary: Codable, Sendable, Equatable {
     public var max: UInt64
     public var mean: Double
 
-    public init(count: UInt64 = 0, p50: UInt64 = 0, p90: UInt64 = 0, p99: UInt64 = 0, p999: UInt64 = 0,
-        max: UInt64 = 0, mean: Double = 0)
-    {
+    public init(
+        count: UInt64 = 0, p50: UInt64 = 0, p90: UInt64 = 0, p99: UInt64 = 0, p999: UInt64 = 0,
+        max: UInt64 = 0, mean: Double = 0
+    ) {
         self.count = count
         self.p50 = p50
         self.p90 = p90
@@ -242,9 +242,12 @@ public struct MetricsSnapshot: Codable, Sendable, Equatable {
         var s = "touchwire status: board \(board), controller \(controller), pid \(pid), up \(fmt(uptime, 1)) s"
         if let now { s += ", updated \(fmt(max(0, now - updated), 1)) s ago" }
         s += "\n"
-        s += "frames      read \(framesRead) (\(fmt(framesPerSecond, 1))/s), queued \(framesQueued), read errors \(readErrors)\n"
-        s += "frame ring  high-water \(frameRing.highWater)/\(frameRing.capacity), dropped \(frameRing.dropped), overflows \(frameRing.other)\n"
-        s += "event ring  high-water \(eventRing.highWater)/\(eventRing.capacity), dropped \(eventRing.dropped), coalesced \(eventRing.other); events written \(eventsWritten)\n"
+        s +=
+            "frames      read \(framesRead) (\(fmt(framesPerSecond, 1))/s), queued \(framesQueued), read errors \(readErrors)\n"
+        s +=
+            "frame ring  high-water \(frameRing.highWater)/\(frameRing.capacity), dropped \(frameRing.dropped), overflows \(frameRing.other)\n"
+        s +=
+            "event ring  high-water \(eventRing.highWater)/\(eventRing.capacity), dropped \(eventRing.dropped), coalesced \(eventRing.other); events written \(eventsWritten)\n"
         s += Self.latencyTable([("read→recognized", readToRecognized), ("read→write", readToWrite)])
         if lostSamples > 0 { s += "latency samples lost (metrics thread behind): \(lostSamples)\n" }
         s += "threads     " + threads.joined(separator: ", ") + "\n"
@@ -281,7 +284,9 @@ public struct MetricsSnapshot: Codable, Sendable, Equatable {
         return nil
     }
 
-    public static func decode(_ data: Data) -> MetricsSnapshot? { try? JSONDecoder().decode(MetricsSnapshot.self, from: data) }
+    public static func decode(_ data: Data) -> MetricsSnapshot? {
+        try? JSONDecoder().decode(MetricsSnapshot.self, from: data)
+    }
 }
 
 /// "12.3" with `digits` decimals (no Foundation formatting, no locale).
@@ -296,7 +301,9 @@ package func fmt(_ v: Double, _ digits: Int) -> String {
     if digits > 0 {
         let frac = Int64((abs(r) - Double(Int64(abs(r)))) * scale + 0.5)
         let f = String(frac)
-        text = (r < 0 && Int64(r) == 0 ? "-" : "") + text + "." + String(repeating: "0", count: max(0, digits - f.count)) + f
+        text =
+            (r < 0 && Int64(r) == 0 ? "-" : "") + text + "." + String(repeating: "0", count: max(0, digits - f.count))
+            + f
     }
     return text
 }

@@ -92,9 +92,7 @@ public final class OutputStage {
             commands?.handle(event)
             for b in backlogs { b.push(event) }
             pump(clock)
-            let issued = clock()
-            latency.record(issued.microseconds(since: event.time))
-            metrics?.eventWritten(eventTime: event.time, issuedAt: issued)
+            recordLatency(of: event, issuedAt: clock(), channel: nil)
             n += 1
         }
         eventsWritten += n
@@ -121,6 +119,19 @@ public final class OutputStage {
         return wait
     }
 
+    /// The one place latency is taken: event instant → `issuedAt`, µs. With `channel` nil, the
+    /// event's writes were all issued: the stage's statistics and the service's histogram sample;
+    /// otherwise that channel's sink took the message.
+    private func recordLatency(of event: GestureEvent, issuedAt: Instant, channel: Int?) {
+        let microseconds = issuedAt.microseconds(since: event.time)
+        if let channel {
+            channelStatistics[channel].latency.record(microseconds)
+        } else {
+            latency.record(microseconds)
+            metrics?.eventWritten(eventTime: event.time, issuedAt: issuedAt)
+        }
+    }
+
     /// Writes what each sink will take now, oldest first.
     private func pump(_ clock: () -> Instant) {
         for c in channels.indices {
@@ -138,7 +149,7 @@ public final class OutputStage {
                 }
                 buffer.withUnsafeBytes { sink.write($0) }
                 channelStatistics[c].written += 1
-                channelStatistics[c].latency.record(clock().microseconds(since: event.time))
+                recordLatency(of: event, issuedAt: clock(), channel: c)
             }
             channelStatistics[c].coalesced = backlog.coalescedCount
             channelStatistics[c].dropped = backlog.droppedCount

@@ -1,4 +1,5 @@
 import BoardConfig
+import Foundation
 import TouchLinux
 
 /// Command-line overrides of a board's `[realtime]` section (`touchwire run` / `bench`).
@@ -134,7 +135,9 @@ public enum RealTimeSetup {
                 do throws(RealTimeError) {
                     try RealTime.setCurrentThreadAffinity(usable)
                 } catch {
-                    out.append(.init(text: warning(for: error, setting: "the \(thread) thread's CPU affinity"), isWarning: true))
+                    out.append(
+                        .init(
+                            text: warning(for: error, setting: "the \(thread) thread's CPU affinity"), isWarning: true))
                 }
             }
         }
@@ -142,7 +145,8 @@ public enum RealTimeSetup {
             do throws(RealTimeError) {
                 try RealTime.setCurrentThreadScheduling(policy, priority: priority)
             } catch {
-                out.append(.init(text: warning(for: error, setting: "the \(thread) thread's scheduling"), isWarning: true))
+                out.append(
+                    .init(text: warning(for: error, setting: "the \(thread) thread's scheduling"), isWarning: true))
             }
         }
         return out
@@ -174,5 +178,3 @@ public struct RealTimeMessage: Sendable, Equatable {
     public var text: String
     public var isWarning: Bool
 }
-
-import Foundation

@@ -270,50 +270,18 @@ public final class Service: @unchecked Sendable {
         thread.start()
     }
 
-    /// With an INT line: wait for an edge (at most one polling period; idle, up to the watchdog),
-    /// read with the frame timestamped at the edge; on timeout read anyway (watchdog, missed
-    /// edges). Without one: poll at the adaptive rate (fast while touched, never slower than 20 ms).
-    /// A simulated board runs this same loop: its INT input's edge wait returns the next scripted
-    /// edge, and its controller presents the script's state when read.
+    /// The driver thread: `DriverLoop` turns, waking the recognizer when frames were queued and
+    /// sleeping between turns on `driverWake` (so `stop()` ends a wait at once).
     private func driverLoop() {
-        var next = clock()
+        var loop = DriverLoop(
+            driver: driver, clock: clock, idleInterruptWatchdogMicroseconds: idleInterruptWatchdogMicroseconds)
         while isRunning {
-            if let input = driver.interruptInput {
-                let started = clock()
-                let interval = driver.pollInterval(at: started)
-                let wait = isIdle(at: started) ? max(interval, idleInterruptWatchdogMicroseconds) : interval
-                var edge: GPIOEdgeEvent? = nil
-                do throws(GPIOError) {
-                    edge = try input.waitForEdge(timeoutMicroseconds: wait)
-                } catch {
-                    logger.warning("INT line: \(error)")
-                }
-                if let edge {
-                    if driver.poll(at: edge.timestamp, edge: true) { recognizerWake.signal() }
-                    publishDriverCounters()
-                    continue
-                }
-                if driver.poll(at: clock()) { recognizerWake.signal() }
-                publishDriverCounters()
-                // A wait that returned early (a failing line) must not turn into a busy loop.
-                let left = wait - clock().microseconds(since: started)
-                if left > 0 { driverWake.wait(microseconds: left) }
-                continue
-            }
-            let now = clock()
-            if driver.poll(at: now) { recognizerWake.signal() }
+            let turn = loop.turn()
+            if let error = turn.lineError { logger.warning("INT line: \(error)") }
+            if turn.queued { recognizerWake.signal() }
             publishDriverCounters()
-            let interval = driver.pollInterval(at: now)
-            next = next.advanced(byMicroseconds: interval)
-            if next < now { next = now.advanced(byMicroseconds: interval) }
-            driverWake.wait(microseconds: next.microseconds(since: clock()))
+            if let wait = turn.waitMicroseconds { driverWake.wait(microseconds: wait) }
         }
-    }
-
-    /// No contact for the driver's active hold: an INT-driven driver may wait long for an edge.
-    private func isIdle(at now: Instant) -> Bool {
-        guard let last = driver.lastContactAt else { return true }
-        return now.microseconds(since: last) >= driver.schedule.activeHoldMicroseconds
     }
 
     @inline(__always)

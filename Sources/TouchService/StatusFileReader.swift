@@ -24,7 +24,8 @@ public enum StatusFileReader {
             throw StatusFileError("\(path) is not a regular file; not a status file")
         }
         let sizeValue = attributes[.size]
-        let size = (sizeValue as? Int64) ?? (sizeValue as? UInt64).map { Int64(clamping: $0) }
+        let size =
+            (sizeValue as? Int64) ?? (sizeValue as? UInt64).map { Int64(clamping: $0) }
             ?? (sizeValue as? Int).map(Int64.init) ?? (sizeValue as? NSNumber)?.int64Value
         if let size, size > Int64(maximumBytes) {
             throw StatusFileError("\(path): \(size) bytes, more than a status file's \(maximumBytes)")
@@ -91,8 +92,9 @@ public enum TerminalText {
                 out += "…"
                 break
             }
-            if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
-                && scalar.value != 0x200D
+            if scalar.properties.generalCategory == .control
+                || scalar.properties.generalCategory == .format
+                    && scalar.value != 0x200D
             {
                 out += scalar.escaped(asASCII: true)
             } else {

@@ -13,23 +13,23 @@ import TouchDrivers
 /// is set (parts that ignore it). Time comes from `clock`.
 ///
 /// Single-threaded.
-public final class CST816Model: I2CDeviceModel, TouchPresenting {
-    public let address: I2CAddress
-    public var clock: () -> Instant
-    public var onInterrupt: ((Instant) -> Void)?
-    public var ignoresAutoSleepDisable = false
-    public var autoSleepMicroseconds: Int64 = CST816Registers.autoSleepMicroseconds
+package final class CST816Model: I2CDeviceModel, TouchPresenting {
+    package let address: I2CAddress
+    package var clock: () -> Instant
+    package var onInterrupt: ((Instant) -> Void)?
+    package var ignoresAutoSleepDisable = false
+    package var autoSleepMicroseconds: Int64 = CST816Registers.autoSleepMicroseconds
     /// Gesture code loaded with the next present (raw, `CST816Registers.Gesture`).
-    public var nextGesture: UInt8 = 0
-    public private(set) var registers = [UInt8](repeating: 0, count: 256)
-    public private(set) var pointer: UInt8 = 0
-    public private(set) var isInReset = false
-    public private(set) var nackedWhileAsleep = 0
+    package var nextGesture: UInt8 = 0
+    package private(set) var registers = [UInt8](repeating: 0, count: 256)
+    package private(set) var pointer: UInt8 = 0
+    package private(set) var isInReset = false
+    package private(set) var nackedWhileAsleep = 0
     private var lastActivity: Instant
     private var fingerDown = false
     private var lastX = 0, lastY = 0
 
-    public init(
+    package init(
         address: I2CAddress = I2CAddress(CST816Registers.address), chipID: UInt8 = 0xB4, firmware: UInt8 = 0x02,
         clock: @escaping () -> Instant = { .zero }
     ) {
@@ -42,17 +42,17 @@ public final class CST816Model: I2CDeviceModel, TouchPresenting {
     }
 
     /// True when auto-sleep is enabled (DIS_AUTO_SLEEP zero, or ignored).
-    public var autoSleepEnabled: Bool {
+    package var autoSleepEnabled: Bool {
         ignoresAutoSleepDisable || registers[Int(CST816Registers.disableAutoSleep)] == 0
     }
 
     /// True when the chip is off the bus now.
-    public var isAsleep: Bool {
+    package var isAsleep: Bool {
         autoSleepEnabled && !fingerDown && clock().microseconds(since: lastActivity) >= autoSleepMicroseconds
     }
 
     /// RST driven. Release wakes the chip and restores the power-on registers (auto-sleep on).
-    public func setReset(_ active: Bool) {
+    package func setReset(_ active: Bool) {
         isInReset = active
         if !active {
             registers[Int(CST816Registers.disableAutoSleep)] = 0
@@ -63,7 +63,7 @@ public final class CST816Model: I2CDeviceModel, TouchPresenting {
         }
     }
 
-    public func present(_ contacts: TouchFrame) {
+    package func present(_ contacts: TouchFrame) {
         let now = clock()
         let down = !contacts.isCancel && !contacts.isEmpty
         guard down || fingerDown else { return }
@@ -91,7 +91,7 @@ public final class CST816Model: I2CDeviceModel, TouchPresenting {
         onInterrupt?(now)
     }
 
-    public func transfer(write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer) throws(I2CError) {
+    package func transfer(write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer) throws(I2CError) {
         if isInReset || isAsleep {
             if !isInReset { nackedWhileAsleep += 1 }
             throw I2CError.noAcknowledge(address: address, errno: SimulatedI2CBus.nackErrno)

@@ -28,28 +28,28 @@ import TouchDrivers
 /// - 500 ms of quiet after the last lift.
 ///
 /// Deterministic: the same transform always gives the same frames.
-public enum CalibrationScript {
+package enum CalibrationScript {
     /// Sampling period: 10 ms (100 Hz).
-    public static let samplePeriod: Int64 = 10_000
+    package static let samplePeriod: Int64 = 10_000
     /// How long each good press is held.
-    public static let holdLength: Int64 = 200_000
+    package static let holdLength: Int64 = 200_000
     /// How far the sloppy first press slides, chip units.
-    public static let slide: Double = 30
+    package static let slide: Double = 30
 
     /// The simulated panel's misalignment for an unrotated display of `width × height`: display
     /// point → point after invert/swap (what the driver reports before calibration).
-    public static func distortion(width: Int, height: Int) -> AffineCalibration {
+    package static func distortion(width: Int, height: Int) -> AffineCalibration {
         AffineCalibration(
             a0: 0.92, a1: 0.03, a2: 0.04 * Double(width), a3: -0.02, a4: 0.88, a5: 0.05 * Double(height), a6: 1)
     }
 
     /// The distortion for a board's transform (its unrotated display size).
-    public static func distortion(for transform: PanelTransform) -> AffineCalibration {
+    package static func distortion(for transform: PanelTransform) -> AffineCalibration {
         distortion(width: transform.unrotatedWidth, height: transform.unrotatedHeight)
     }
 
     /// The chip's raw report for a finger on the panel point `target` (panel pixels, after rotation).
-    public static func rawPoint(for target: Point, transform: PanelTransform) -> Point {
+    package static func rawPoint(for target: Point, transform: PanelTransform) -> Point {
         let display = transform.unrotated(target)
         let oriented = distortion(for: transform).apply(display)
         let raw = transform.unoriented(oriented)
@@ -58,14 +58,15 @@ public enum CalibrationScript {
 
     /// The script's frames for a board's transform (its calibration is ignored), timestamps from 0 µs:
     /// presses on the `targets` targets of `CalibrationTargets` (4, 5 or 9; none for another count).
-    public static func frames(transform: PanelTransform, targets count: Int = 5) -> [TouchFrame] {
+    package static func frames(transform: PanelTransform, targets count: Int = 5) -> [TouchFrame] {
         let targets =
             CalibrationTargets.points(
                 count: count, panelWidth: transform.panelWidth, panelHeight: transform.panelHeight)
             ?? []
         var frames: [TouchFrame] = [TouchFrame(timestamp: .zero)]
         func down(_ t: Int64, _ p: Point) {
-            let x = min(max(p.x, 0), 4095), y = min(max(p.y, 0), 4095)
+            let x = min(max(p.x, 0), 4095)
+            let y = min(max(p.y, 0), 4095)
             frames.append(TouchFrame(timestamp: Instant(microseconds: t), contacts: [Contact(id: 0, x: x, y: y)]))
         }
         var t: Int64 = 500_000

@@ -17,14 +17,14 @@ import TouchCore
 /// Deterministic: the same sizes always give the same frames. Small jitter (±1 px) on
 /// the still phases stands in for a real finger, so no frame is a perfect repeat of a
 /// synthetic point.
-public enum DemoScript {
+package enum DemoScript {
     /// Sampling period: 10 ms (100 Hz).
-    public static let samplePeriod: Int64 = 10_000
+    package static let samplePeriod: Int64 = 10_000
     /// Length of the demo including the trailing quiet second: the loop period.
-    public static let duration: Int64 = 7_170_000
+    package static let duration: Int64 = 7_170_000
 
     /// The demo's frames, timestamps from 0 µs, coordinates inside a `panelWidth` × `panelHeight` panel.
-    public static func frames(panelWidth: Int, panelHeight: Int) -> [TouchFrame] {
+    package static func frames(panelWidth: Int, panelHeight: Int) -> [TouchFrame] {
         let w = Double(max(panelWidth, 1))
         let h = Double(max(panelHeight, 1))
         var frames: [TouchFrame] = []

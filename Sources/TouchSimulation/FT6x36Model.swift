@@ -19,10 +19,10 @@ import TouchDrivers
 /// to 255), MISC = area (clamped to 15) << 4.
 ///
 /// Single-threaded, like `SimulatedI2CBus`.
-public final class FT6x36Model: I2CDeviceModel {
+package final class FT6x36Model: I2CDeviceModel {
     /// What unused point slots read as — real chips differ (Zephyr PR #69998 saw 0x00,
     /// EDT relies on 0xFF = event 3).
-    public enum SlotFill: Sendable {
+    package enum SlotFill: Sendable {
         /// All 0x00: event "press down", id 0, at (0, 0) — a phantom touch for a driver that ignores TD_STATUS.
         case zeros
         /// All 0xFF: event 3 "no event", id 0x0F.
@@ -30,36 +30,36 @@ public final class FT6x36Model: I2CDeviceModel {
     }
 
     /// The most points an FT6x36 reports (LV-FT `FT6X36_MAX_TOUCH_PNTS 2`).
-    public static let maxPoints = 2
+    package static let maxPoints = 2
 
-    public let address: I2CAddress
+    package let address: I2CAddress
     /// The 256-byte register file.
-    public private(set) var registers: [UInt8]
+    package private(set) var registers: [UInt8]
     /// The register pointer (auto-incremented by reads and writes).
-    public private(set) var pointer: UInt8 = 0
+    package private(set) var pointer: UInt8 = 0
     /// Fault knob: what unused slots read as. Applies from the next `present`.
-    public var unusedSlotFill: SlotFill
+    package var unusedSlotFill: SlotFill
     /// Fault knob: reads that touch the id registers (0xA3, 0xA6, 0xA8) are NACKed, like
     /// clones that answer only the kernel's read sequence (rpi/linux #4881, #6298).
-    public var nacksIdentificationReads = false
+    package var nacksIdentificationReads = false
     /// Fault knob: the next report that lifts a finger is never loaded — the registers keep the
     /// last contact and INT stays quiet, as when a lift frame is lost (Tasmota #24942, fbtft #376).
-    public var dropsNextLift = false
+    package var dropsNextLift = false
     /// Fault knob: the next `present` with contacts writes X = Y = 0xFFF (12-bit garbage, beyond any panel).
-    public var garbageCoordinatesNext = false
+    package var garbageCoordinatesNext = false
     /// True while the chip is held in (or doing) a reset: every transfer NACKs.
-    public private(set) var isInReset = false
+    package private(set) var isInReset = false
     /// Lift reports swallowed by `dropsNextLift`.
-    public private(set) var droppedLifts = 0
+    package private(set) var droppedLifts = 0
     /// Called when the chip pulses INT (a report with data loaded).
-    public var onInterrupt: ((Instant) -> Void)?
+    package var onInterrupt: ((Instant) -> Void)?
     /// Set when `present` loads a report with data (points down or a lift record);
     /// cleared by a read that covers register 0x00. Stands for the INT line.
-    public private(set) var interruptPending = false
+    package private(set) var interruptPending = false
     /// Contacts beyond `maxPoints` that `present` could not report.
-    public private(set) var droppedContacts = 0
+    package private(set) var droppedContacts = 0
     /// Reports loaded by `present`.
-    public private(set) var presentedCount = 0
+    package private(set) var presentedCount = 0
 
     /// A point down in the current report, kept for the next lift record.
     private struct DownPoint {
@@ -92,7 +92,7 @@ public final class FT6x36Model: I2CDeviceModel {
     /// Points down in the current report.
     private var down = DownSet()
 
-    public init(
+    package init(
         address: I2CAddress = I2CAddress(0x38), chipID: UInt8 = FocalTechRegisters.ChipIDValue.ft6336U,
         firmware: UInt8 = 0x10, vendor: UInt8 = FocalTechRegisters.vendorFocalTech, reportRate: UInt8 = 0x64,
         unusedSlotFill: SlotFill = .ones
@@ -110,7 +110,7 @@ public final class FT6x36Model: I2CDeviceModel {
     }
 
     /// G_MODE (0xA4) as last written.
-    public var interruptMode: UInt8 { registers[Int(FocalTechRegisters.interruptMode)] }
+    package var interruptMode: UInt8 { registers[Int(FocalTechRegisters.interruptMode)] }
 
     private static func isReadOnly(_ register: UInt8) -> Bool {
         switch register {
@@ -127,7 +127,7 @@ public final class FT6x36Model: I2CDeviceModel {
     /// A controller reset (mid-gesture, say): while `active` the chip NACKs; on release the
     /// touch image reads empty, G_MODE and PERIOD_ACTIVE return to their power-on values, and
     /// the fingers known down are forgotten (no lift record is ever reported for them).
-    public func setReset(_ active: Bool) {
+    package func setReset(_ active: Bool) {
         isInReset = active
         guard !active else { return }
         down = DownSet()
@@ -139,9 +139,9 @@ public final class FT6x36Model: I2CDeviceModel {
     }
 
     /// PERIOD_ACTIVE (0x88) as last written.
-    public var reportRate: UInt8 { registers[Int(FocalTechRegisters.reportRate)] }
+    package var reportRate: UInt8 { registers[Int(FocalTechRegisters.reportRate)] }
 
-    public func transfer(write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer) throws(I2CError) {
+    package func transfer(write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer) throws(I2CError) {
         if isInReset { throw I2CError.noAcknowledge(address: address, errno: SimulatedI2CBus.nackErrno) }
         var p = pointer
         if let first = write.first {
@@ -172,7 +172,7 @@ public final class FT6x36Model: I2CDeviceModel {
 
     /// Loads `contacts` as the chip's next report (see the type's documentation).
     /// A cancel frame is presented as "all fingers up" (a chip has no cancel).
-    public func present(_ contacts: TouchFrame, gestureID: UInt8) {
+    package func present(_ contacts: TouchFrame, gestureID: UInt8) {
         if dropsNextLift {
             var lifts = false
             for k in 0..<down.count where contacts.isCancel || contacts.contact(withID: down.points[k].id) == nil {

@@ -14,27 +14,27 @@ import TouchDrivers
 /// reset the chip NACKs (`isInReset`). Time comes from `clock`.
 ///
 /// Single-threaded.
-public final class GT911Model: I2CDeviceModel, TouchPresenting {
-    public private(set) var address: I2CAddress
-    public var clock: () -> Instant
+package final class GT911Model: I2CDeviceModel, TouchPresenting {
+    package private(set) var address: I2CAddress
+    package var clock: () -> Instant
     /// Called when the chip pulses INT (a report loaded, or a spurious pulse).
-    public var onInterrupt: ((Instant) -> Void)?
-    public var readyLagMicroseconds: Int64 = 0
-    public var spuriousInterruptAfterLift = false
-    public var wrongAddressAfterReset = false
-    public private(set) var isInReset = false
+    package var onInterrupt: ((Instant) -> Void)?
+    package var readyLagMicroseconds: Int64 = 0
+    package var spuriousInterruptAfterLift = false
+    package var wrongAddressAfterReset = false
+    package private(set) var isInReset = false
     /// Points the model reports (GT911: 5).
-    public let maxPoints = GT911Registers.maxPoints
-    public private(set) var registers = [UInt8](repeating: 0, count: 0x1_0000)
-    public private(set) var pointer: UInt16 = 0
-    public private(set) var interruptCount = 0
-    public private(set) var clearCount = 0
+    package let maxPoints = GT911Registers.maxPoints
+    package private(set) var registers = [UInt8](repeating: 0, count: 0x1_0000)
+    package private(set) var pointer: UInt16 = 0
+    package private(set) var interruptCount = 0
+    package private(set) var clearCount = 0
 
     private var pending: TouchFrame?
     private var pendingAt = Instant.zero
     private var lastPresentedDown = false
 
-    public init(
+    package init(
         address: I2CAddress = I2CAddress(GT911Registers.addressINTLow), width: Int = 800, height: Int = 480,
         firmware: UInt16 = 0x1060, clock: @escaping () -> Instant = { .zero }
     ) {
@@ -57,13 +57,13 @@ public final class GT911Model: I2CDeviceModel, TouchPresenting {
     }
 
     /// The status byte as last loaded.
-    public var status: UInt8 { registers[Int(GT911Registers.status)] }
+    package var status: UInt8 { registers[Int(GT911Registers.status)] }
 
     /// RST driven: `true` holds the chip in reset (it NACKs). On release the address is latched
     /// from `intHigh` (nil = floating: 0x5D here), or the other one with `wrongAddressAfterReset`.
     /// Returns the address latched (when released).
     @discardableResult
-    public func setReset(_ active: Bool, intHigh: Bool?) -> I2CAddress {
+    package func setReset(_ active: Bool, intHigh: Bool?) -> I2CAddress {
         if active {
             isInReset = true
             return address
@@ -78,7 +78,7 @@ public final class GT911Model: I2CDeviceModel, TouchPresenting {
         return address
     }
 
-    public func present(_ contacts: TouchFrame) {
+    package func present(_ contacts: TouchFrame) {
         let down = !contacts.isCancel && !contacts.isEmpty
         guard down || lastPresentedDown else { return }  // idle: the chip reports nothing
         var f = contacts
@@ -119,7 +119,7 @@ public final class GT911Model: I2CDeviceModel, TouchPresenting {
         registers[Int(GT911Registers.status)] = GT911Registers.statusReady | UInt8(n)
     }
 
-    public func transfer(write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer) throws(I2CError) {
+    package func transfer(write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer) throws(I2CError) {
         if isInReset { throw I2CError.noAcknowledge(address: address, errno: SimulatedI2CBus.nackErrno) }
         commitIfDue()
         var p = pointer

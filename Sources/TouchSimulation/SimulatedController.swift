@@ -14,17 +14,17 @@ import TouchDrivers
 /// - everything else is the driver's own.
 ///
 /// Single-threaded: owned by the driver thread, like the driver it wraps.
-public final class SimulatedController: TouchController {
+package final class SimulatedController: TouchController {
     /// The real driver, on the world's simulated bus.
-    public let driver: any TouchController
-    public let world: SimulatedTouchWorld
+    package let driver: any TouchController
+    package let world: SimulatedTouchWorld
     private let sleep: (Int64) -> Void
     private let clock: () -> Instant
     private var scripted: ScriptedInterruptInput?
 
     /// `clock` and `sleep` are the pipeline's (the monotonic clock and a real sleep in `run`): the
     /// scripted INT waits on them, so a simulated run keeps the script's pace.
-    public init(
+    package init(
         driver: any TouchController, world: SimulatedTouchWorld, clock: @escaping () -> Instant,
         sleep: @escaping (Int64) -> Void
     ) {
@@ -34,17 +34,17 @@ public final class SimulatedController: TouchController {
         self.sleep = sleep
     }
 
-    public var identity: ControllerIdentity? { driver.identity }
-    public var counters: DriverCounters { driver.counters }
+    package var identity: ControllerIdentity? { driver.identity }
+    package var counters: DriverCounters { driver.counters }
 
-    public func start() throws(I2CError) { try driver.start() }
+    package func start() throws(I2CError) { try driver.start() }
 
-    public func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
+    package func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
         world.advance(to: timestamp)
         return try driver.readFrame(at: timestamp)
     }
 
-    public var interruptInput: (any GPIOInput)? {
+    package var interruptInput: (any GPIOInput)? {
         guard let line = driver.interruptInput else {
             scripted = nil
             return nil
@@ -59,7 +59,7 @@ public final class SimulatedController: TouchController {
 /// The simulated INT line as the driver thread waits on it: an edge already raised by the model
 /// is returned at once; otherwise the wait lasts until the script's next change (when the model
 /// loads a report and pulses INT), or the whole timeout when nothing changes before it.
-public final class ScriptedInterruptInput: GPIOInput {
+package final class ScriptedInterruptInput: GPIOInput {
     /// The simulated chip's input line, where the model's pulses arrive.
     let line: any GPIOInput
     private let world: SimulatedTouchWorld
@@ -76,11 +76,11 @@ public final class ScriptedInterruptInput: GPIOInput {
         self.sleep = sleep
     }
 
-    public var id: GPIOLineID { line.id }
+    package var id: GPIOLineID { line.id }
 
-    public func isActive() throws(GPIOError) -> Bool { try line.isActive() }
+    package func isActive() throws(GPIOError) -> Bool { try line.isActive() }
 
-    public func waitForEdge(timeoutMicroseconds: Int64) throws(GPIOError) -> GPIOEdgeEvent? {
+    package func waitForEdge(timeoutMicroseconds: Int64) throws(GPIOError) -> GPIOEdgeEvent? {
         let now = clock()
         world.advance(to: now)
         if let edge = try line.waitForEdge(timeoutMicroseconds: 0) { return edge }

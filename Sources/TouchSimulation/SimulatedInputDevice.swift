@@ -12,14 +12,14 @@ import TouchDrivers
 ///
 /// It also conforms to `I2CDeviceModel` only so a `SimulatedTouchWorld` can drive it; it is
 /// never addressed on the bus (address 0x00, which no driver uses). Single-threaded.
-public final class SimulatedInputDevice: InputEventSource, TouchPresenting, I2CDeviceModel {
-    public let path = "sim"
-    public let name: String
-    public let geometry: EvdevGeometry
+package final class SimulatedInputDevice: InputEventSource, TouchPresenting, I2CDeviceModel {
+    package let path = "sim"
+    package let name: String
+    package let geometry: EvdevGeometry
     /// Raw script coordinates are `0 … scriptWidth − 1`; they are scaled onto the axis ranges.
-    public let scriptWidth: Int
-    public let scriptHeight: Int
-    public let address = I2CAddress(0)
+    package let scriptWidth: Int
+    package let scriptHeight: Int
+    package let address = I2CAddress(0)
 
     private var queue: [UInt8] = []
     private var readOffset = 0
@@ -30,9 +30,9 @@ public final class SimulatedInputDevice: InputEventSource, TouchPresenting, I2CD
     private var encoder: MultiTouchEncoder
     private var events: [InputEvent] = []
     /// Records queued so far.
-    public private(set) var eventsQueued = 0
+    package private(set) var eventsQueued = 0
 
-    public init(
+    package init(
         name: String = "touchwire simulated touchscreen", geometry: EvdevGeometry, scriptWidth: Int, scriptHeight: Int
     ) {
         self.name = name
@@ -47,7 +47,7 @@ public final class SimulatedInputDevice: InputEventSource, TouchPresenting, I2CD
     }
 
     /// A multi-touch device whose axes are exactly the script's raw range (no rounding).
-    public convenience init(scriptWidth: Int, scriptHeight: Int, slots: Int = 10) {
+    package convenience init(scriptWidth: Int, scriptHeight: Int, slots: Int = 10) {
         self.init(
             geometry: EvdevGeometry(
                 multiTouch: true, x: AxisRange(minimum: 0, maximum: Int32(max(scriptWidth, 1) - 1)),
@@ -67,7 +67,7 @@ public final class SimulatedInputDevice: InputEventSource, TouchPresenting, I2CD
 
     /// Queues the records that take the device from its current contacts to `frame`'s
     /// (`MultiTouchEncoder` for protocol B). A cancel frame lifts every contact (a real device cannot cancel).
-    public func present(_ frame: TouchFrame) {
+    package func present(_ frame: TouchFrame) {
         var changed = false
         if geometry.multiTouch {
             events.removeAll(keepingCapacity: true)
@@ -89,8 +89,14 @@ public final class SimulatedInputDevice: InputEventSource, TouchPresenting, I2CD
                     emit(EvdevCode.EV_KEY, EvdevCode.BTN_TOUCH, 1)
                     changed = true
                 }
-                if x != xs[0] { emit(EvdevCode.EV_ABS, EvdevCode.ABS_X, x); changed = true }
-                if y != ys[0] { emit(EvdevCode.EV_ABS, EvdevCode.ABS_Y, y); changed = true }
+                if x != xs[0] {
+                    emit(EvdevCode.EV_ABS, EvdevCode.ABS_X, x)
+                    changed = true
+                }
+                if y != ys[0] {
+                    emit(EvdevCode.EV_ABS, EvdevCode.ABS_Y, y)
+                    changed = true
+                }
                 xs[0] = x
                 ys[0] = y
             } else if trackingIDs[0] >= 0 {
@@ -103,18 +109,18 @@ public final class SimulatedInputDevice: InputEventSource, TouchPresenting, I2CD
     }
 
     /// The kernel's buffer overflowed: the queued records are lost and `SYN_DROPPED` is read instead.
-    public func overflow() {
+    package func overflow() {
         queue.removeAll(keepingCapacity: true)
         readOffset = 0
         emit(EvdevCode.EV_SYN, EvdevCode.SYN_DROPPED, 0)
     }
 
     /// Bytes queued and not yet read.
-    public var pendingBytes: Int { queue.count - readOffset }
+    package var pendingBytes: Int { queue.count - readOffset }
 
-    public func describe() throws(InputDeviceError) -> (name: String, geometry: EvdevGeometry) { (name, geometry) }
+    package func describe() throws(InputDeviceError) -> (name: String, geometry: EvdevGeometry) { (name, geometry) }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputDeviceError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputDeviceError) -> Int {
         // Whole records only, as evdev's read does.
         let n = min(pendingBytes, buffer.count / InputEvent.byteCount * InputEvent.byteCount)
         guard n > 0 else { return 0 }
@@ -129,13 +135,13 @@ public final class SimulatedInputDevice: InputEventSource, TouchPresenting, I2CD
         return n
     }
 
-    public func snapshot(slotCount: Int, multiTouch: Bool) throws(InputDeviceError) -> EvdevSnapshot {
+    package func snapshot(slotCount: Int, multiTouch: Bool) throws(InputDeviceError) -> EvdevSnapshot {
         EvdevSnapshot(trackingIDs: trackingIDs, xs: xs, ys: ys)
     }
 
-    public func waitReadable(timeoutMicroseconds: Int64) -> Bool { pendingBytes > 0 }
+    package func waitReadable(timeoutMicroseconds: Int64) -> Bool { pendingBytes > 0 }
 
-    public func transfer(write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer) throws(I2CError) {
+    package func transfer(write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer) throws(I2CError) {
         throw .noAcknowledge(address: address, errno: 121)
     }
 }

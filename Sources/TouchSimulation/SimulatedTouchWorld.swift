@@ -6,9 +6,10 @@ import TouchDrivers
 /// wires them, simulated INT and reset lines. The driver reads that bus exactly as it would
 /// read `/dev/i2c-N`.
 ///
-/// Time: `now` is the latest instant the world has been advanced to. The drivers' `timing`
-/// sleeps by moving `now` forward (no real sleeping), so reset sequences and GT911 ready waits
-/// run at once in tests and in simulated runs.
+/// Time: `now` is the latest instant the world has been advanced to. Either the world keeps its
+/// own time (`timing`: the drivers' sleeps move `now` forward, no real sleeping, so reset
+/// sequences and GT911 ready waits run at once in tests), or it follows the pipeline's injected
+/// clock (`timing(clock:sleep:)`: the drivers sleep on that clock and the world catches up).
 ///
 /// Single-threaded: owned by the driver thread.
 public final class SimulatedTouchWorld {
@@ -46,9 +47,21 @@ public final class SimulatedTouchWorld {
         if microseconds > 0 { now = now.advanced(byMicroseconds: microseconds) }
     }
 
-    /// Timing for drivers on this world: sleeping advances `now`.
+    /// Timing for drivers on this world when the world keeps its own time: sleeping advances `now`.
     public var timing: DriverTiming {
         DriverTiming(sleep: { [unowned self] us in sleep(microseconds: us) }, now: { [unowned self] in now })
+    }
+
+    /// Timing for drivers on this world when the pipeline's clock is injected: a driver's sleep (a
+    /// reset pulse, a GT911 ready poll) is the pipeline's `sleep`, which moves `clock` on (a real
+    /// sleep, or a virtual clock's advance), and the world then catches up with `clock` — so a reset
+    /// takes its time on both clocks alike and the script is never presented ahead of the pipeline.
+    public func timing(clock: @escaping () -> Instant, sleep: @escaping (Int64) -> Void) -> DriverTiming {
+        DriverTiming(
+            sleep: { [unowned self] us in
+                sleep(us)
+                advance(to: clock())
+            }, now: clock)
     }
 
     /// Pulses the INT input (active then inactive) at `time`, as the chip does when a report is loaded.

@@ -9,12 +9,12 @@ import TouchCore
 /// frames in order, then nil at the end; every rule of `TraceLineParser` applies, and the first
 /// violation throws a `TraceError` naming the file and line. Frames returned before an error
 /// were valid — a caller that must not act on a bad trace validates it first (`validate`).
-public final class TraceFileReader {
+package final class TraceFileReader {
     /// Bytes read from the file at a time.
-    public static let chunkSize = 1 << 20
-    public let path: String
+    package static let chunkSize = 1 << 20
+    package let path: String
     /// The trace's header.
-    public private(set) var header = TraceHeader(panelWidth: 1, panelHeight: 1)
+    package private(set) var header = TraceHeader(panelWidth: 1, panelHeight: 1)
     private let descriptor: FileDescriptor
     private var parser: TraceLineParser
     /// The unparsed bytes: `buffer[start..<end]` (allocated once: a chunk is longer than any valid line).
@@ -24,7 +24,7 @@ public final class TraceFileReader {
     private var atEOF = false
 
     /// Opens `path` and reads its header; errors name the file as `path` was given.
-    public init(path: String) throws(TraceError) {
+    package init(path: String) throws(TraceError) {
         self.path = path
         do {
             descriptor = try FileDescriptor.open(path, .readOnly, retryOnInterrupt: true)
@@ -43,7 +43,7 @@ public final class TraceFileReader {
     }
 
     /// The next frame, or nil at the end of the file.
-    public func next() throws(TraceError) -> TouchFrame? {
+    package func next() throws(TraceError) -> TouchFrame? {
         while let line = try nextLine() {
             if let frame = try feed(line) { return frame }
         }
@@ -51,7 +51,7 @@ public final class TraceFileReader {
     }
 
     /// Reads the whole file, checking every line, without keeping the frames; returns how many there are.
-    public static func validate(path: String) throws(TraceError) -> Int {
+    package static func validate(path: String) throws(TraceError) -> Int {
         let reader = try TraceFileReader(path: path)
         var n = 0
         while try reader.next() != nil { n += 1 }

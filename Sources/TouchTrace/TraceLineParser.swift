@@ -7,21 +7,21 @@ import TouchCore
 ///
 /// A value: it holds the line number, the header once read, the previous frame's time and the
 /// first blank line seen — nothing that grows with the trace.
-public struct TraceLineParser: Sendable {
+package struct TraceLineParser: Sendable {
     /// The file name used in errors.
-    public let name: String
+    package let name: String
     /// Lines fed so far (the number of the last one).
-    public private(set) var lineNumber = 0
+    package private(set) var lineNumber = 0
     /// The header, once its line has been fed.
-    public private(set) var header: TraceHeader?
+    package private(set) var header: TraceHeader?
     private var previousTime: Int64?
     private var firstBlankLine: Int?
 
-    public init(name: String) { self.name = name }
+    package init(name: String) { self.name = name }
 
     /// Takes one line without its `\n`. Returns the frame it holds, or nil for the header or a
     /// blank line; throws the first violation, naming the file and line.
-    public mutating func feed(_ raw: UnsafeBufferPointer<UInt8>) throws(TraceError) -> TouchFrame? {
+    package mutating func feed(_ raw: UnsafeBufferPointer<UInt8>) throws(TraceError) -> TouchFrame? {
         lineNumber += 1
         var start = 0
         var end = raw.count
@@ -56,7 +56,7 @@ public struct TraceLineParser: Sendable {
     }
 
     /// The end of the text: the header, or the error of a trace without one.
-    public func finish() throws(TraceError) -> TraceHeader {
+    package func finish() throws(TraceError) -> TraceHeader {
         guard let header else {
             throw TraceError.invalidLine(
                 file: name, line: 1,

@@ -19,12 +19,12 @@ import TouchCore
 ///
 /// A hand-written scanner walks each line in place (no `JSONSerialization`, no `Any`),
 /// so a 100k-line trace reads in well under a second in release builds.
-public enum TraceReader {
+package enum TraceReader {
     /// The longest line accepted, in bytes (without its newline): 64 KiB.
-    public static let maximumLineBytes = 65_536
+    package static let maximumLineBytes = 65_536
 
     /// Reads the trace at `path`; errors name the file as `path` was given.
-    public static func read(path: String) throws(TraceError) -> Trace {
+    package static func read(path: String) throws(TraceError) -> Trace {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -40,7 +40,7 @@ public enum TraceReader {
     }
 
     /// Parses trace text; `name` is used in error messages in place of a file name.
-    public static func parse(text: String, name: String = "<trace>") throws(TraceError) -> Trace {
+    package static func parse(text: String, name: String = "<trace>") throws(TraceError) -> Trace {
         var text = text
         let result = text.withUTF8 { (utf8: UnsafeBufferPointer<UInt8>) -> Result<Trace, TraceError> in
             do throws(TraceError) {
@@ -51,7 +51,7 @@ public enum TraceReader {
     }
 
     /// Parses trace bytes (UTF-8); `name` is used in error messages.
-    public static func parse(bytes raw: UnsafeRawBufferPointer, name: String) throws(TraceError) -> Trace {
+    package static func parse(bytes raw: UnsafeRawBufferPointer, name: String) throws(TraceError) -> Trace {
         let bytes = raw.bindMemory(to: UInt8.self)
         var parser = TraceLineParser(name: name)
         var frames: [TouchFrame] = []
@@ -67,7 +67,7 @@ public enum TraceReader {
     }
 
     /// Parses one frame line on its own (no ordering check); `line` is used in errors.
-    public static func parseRecord(line text: String, name: String = "<trace>", line: Int = 1) throws(TraceError)
+    package static func parseRecord(line text: String, name: String = "<trace>", line: Int = 1) throws(TraceError)
         -> TraceRecord
     {
         var text = text
@@ -129,7 +129,9 @@ public enum TraceReader {
     }
 
     private static func parsePanel(_ s: inout JSONLineScanner) throws(LineError) -> (Int, Int) {
-        guard s.peekKind() == .object else { throw LineError("\"panel\" must be an object {\"width\":…,\"height\":…}") }
+        guard s.peekKind() == .object else {
+            throw LineError("\"panel\" must be an object {\"width\":…,\"height\":…}")
+        }
         try s.beginObject()
         var width: Int?
         var height: Int?

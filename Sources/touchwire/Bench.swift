@@ -2,8 +2,8 @@ import ArgumentParser
 import BoardConfig
 import Foundation
 import Logging
-import TouchService
 import TouchComposition
+import TouchService
 
 /// The real-time options `run` and `bench` share; each overrides the board's `[realtime]`.
 struct RealTimeFlags: ParsableArguments {
@@ -94,7 +94,9 @@ struct Bench: ParsableCommand {
 
     func validate() throws {
         if engineOnly {
-            guard (0...100_000).contains(passes) else { throw ValidationError("--passes must be 0…100000, got \(passes)") }
+            guard (0...100_000).contains(passes) else {
+                throw ValidationError("--passes must be 0…100000, got \(passes)")
+            }
             return
         }
         if let problem = options.problem() { throw ValidationError(problem) }

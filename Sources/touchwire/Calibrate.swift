@@ -1,11 +1,11 @@
 import ArgumentParser
 import BoardConfig
 import Foundation
+import TouchComposition
 import TouchCore
 import TouchDrivers
 import TouchLinux
 import TouchService
-import TouchComposition
 
 struct Calibrate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,7 +31,8 @@ struct Calibrate: ParsableCommand {
     @Option(name: .long, help: "Reject a press whose samples lie farther than this from their median (px).")
     var maxMovement = 5.0
 
-    @Option(name: .long, help: "Refuse the fit (exit 1, nothing written) when a target is farther than this from it (px).")
+    @Option(
+        name: .long, help: "Refuse the fit (exit 1, nothing written) when a target is farther than this from it (px).")
     var maxResidual = 10.0
 
     @Option(name: .long, help: "Give up when a target is not pressed within this many seconds (0: never).")
@@ -86,7 +87,10 @@ struct Calibrate: ParsableCommand {
             for step in session.poll(at: now) {
                 switch step {
                 case .accepted(let index, let raw, let samples):
-                    say("  \(session.targets[index].name): raw (\(format(raw.x)), \(format(raw.y))), median of \(samples) samples")
+                    say(
+                        "  \(session.targets[index].name): raw (\(format(raw.x)), \(format(raw.y))), "
+                            + "median of \(samples) samples"
+                    )
                     if index + 1 < session.targets.count { say(session.prompt(for: index + 1)) }
                 case .rejected(let index, let reason):
                     say("  press rejected: \(reason)")
@@ -123,7 +127,8 @@ struct Calibrate: ParsableCommand {
             say("refused: " + result[0])
             say(result[1])
             throw fail(
-                "the fit is off by \(format(fit.maxResidual)) px at one target (more than --max-residual \(format(maxResidual)));"
+                "the fit is off by \(format(fit.maxResidual)) px at one target "
+                    + "(more than --max-residual \(format(maxResidual)));"
                     + " a target was probably missed: calibrate again" + (write ? " (nothing written)" : ""))
         }
         for line in result { print(line) }

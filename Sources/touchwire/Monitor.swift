@@ -67,7 +67,7 @@ struct Monitor: ParsableCommand {
             source.resume()
             sources.append(source)
         }
-        defer { sources.forEach { $0.cancel() } }
+        defer { for source in sources { source.cancel() } }
 
         if !virtualClock {
             let path = socket ?? Monitor.defaultSocket
@@ -157,10 +157,11 @@ struct Monitor: ParsableCommand {
         var now = start
         do throws(ServiceError) {
             if virtualClock {
-                // The simulated INT line waits on this loop's own clock and never sleeps for real.
-                setup = try ControllerFactory.make(description, start: start, clock: { now }, sleep: { _ in })
+                // The simulated chip follows this loop's own clock; its waits move it on, never sleeping for real.
+                setup = try ControllerFactory.make(
+                    description, start: start, clock: { now }, sleep: { now = now.advanced(byMicroseconds: $0) })
             } else {
-                setup = try ControllerFactory.make(description, start: start)
+                setup = try ControllerFactory.make(description, start: start, clock: { MonotonicClock.now() })
             }
             engine = try EngineBuilder.build(description)
         } catch {
@@ -182,20 +183,19 @@ struct Monitor: ParsableCommand {
         var latencyMax: Int64 = 0
         var refreshAt = start
         driver.start(at: start)
+        // Live, the board is read exactly as `run` reads it (INT edges or the adaptive poll rate).
+        var loop = DriverLoop(driver: driver, clock: { MonotonicClock.now() })
+        var wait: Int64? = nil
         while !stop.load(ordering: .relaxed) {
             if let frames, reads >= frames { break }
             var changed = false
-            if let input = driver.interruptInput, !virtualClock {
-                // As `run` reads it: at the INT edge's instant, or on the poll period's timeout.
-                if let edge = try? input.waitForEdge(timeoutMicroseconds: driver.pollInterval(at: now)) {
-                    now = edge.timestamp
-                    driver.poll(at: now, edge: true)
-                } else {
-                    now = MonotonicClock.now()
-                    driver.poll(at: now)
-                }
-            } else {
+            if virtualClock {
                 driver.poll(at: now)
+            } else {
+                let turn = loop.turn()
+                if let error = turn.lineError { notes.append("INT line: \(error)") }
+                now = turn.readAt
+                wait = turn.waitMicroseconds
             }
             reads += 1
             while let frame = queue.poll() {
@@ -241,14 +241,7 @@ struct Monitor: ParsableCommand {
             if virtualClock {
                 now = now.advanced(byMicroseconds: setup.pollIntervalMicroseconds)
             } else {
-                if driver.interruptInput == nil {
-                    usleep(
-                        UInt32(
-                            max(
-                                1000,
-                                setup.simulation == nil ? driver.pollInterval(at: now) : setup.pollIntervalMicroseconds
-                            )))
-                }
+                if let wait, wait > 0 { usleep(UInt32(clamping: wait)) }
                 now = MonotonicClock.now()
             }
         }

@@ -1,10 +1,10 @@
 import ArgumentParser
 import BoardConfig
+import TouchComposition
 import TouchCore
 import TouchDrivers
 import TouchLinux
 import TouchService
-import TouchComposition
 import TouchSimulation
 
 /// `touchwire probe`: lists the input devices that are touchscreens (`chip = "evdev"`), then looks
@@ -95,37 +95,38 @@ extension Probe {
         }
         let setup: ControllerSetup
         do throws(ServiceError) {
-            setup = try ControllerFactory.make(description, start: MonotonicClock.now())
+            setup = try ControllerFactory.make(
+                description, start: MonotonicClock.now(), clock: { MonotonicClock.now() })
         } catch {
             throw fail("\(error)")
         }
         if c.chip == .evdev {
-            let where_ = if case .input(let selector) = c.bus { "\(selector)" } else { "sim" }
+            let place = if case .input(let selector) = c.bus { "\(selector)" } else { "sim" }
             do throws(I2CError) {
                 try setup.controller.start()
                 let id = setup.controller.identity
-                print("\(where_): \(id?.chipName ?? "evdev")" + (id?.note.map { " (\($0))" } ?? ""))
+                print("\(place): \(id?.chipName ?? "evdev")" + (id?.note.map { " (\($0))" } ?? ""))
             } catch {
-                print("\(where_): \(error)")
+                print("\(place): \(error)")
                 throw ExitCode(1)
             }
             return
         }
         var devicePath: String? = nil
         if case .device(let p) = c.bus { devicePath = p }
-        let where_ = devicePath ?? "sim"
+        let place = devicePath ?? "sim"
         if let n = devicePath.flatMap({ KernelDriverBinding.busNumber(path: $0) }),
             let binding = KernelDriverBinding.read(bus: n, address: c.address)
         {
-            print("\(where_) \(c.address): \(binding.releaseAdvice)")
+            print("\(place) \(c.address): \(binding.releaseAdvice)")
         }
         let resetNote = c.reset == nil ? "no reset line" : "reset pulsed on \(c.reset!.chip):\(c.reset!.line)"
         do throws(I2CError) {
             try setup.controller.start()
             let identity = setup.controller.identity.map { "\($0)" } ?? "\(c.chip) at \(c.address)"
-            print("\(where_) \(c.address): \(identity) (\(resetNote))")
+            print("\(place) \(c.address): \(identity) (\(resetNote))")
         } catch {
-            print("\(where_) \(c.address): no \(c.chip) (\(error); \(resetNote))")
+            print("\(place) \(c.address): no \(c.chip) (\(error); \(resetNote))")
             throw ExitCode(1)
         }
     }
@@ -136,29 +137,45 @@ enum ProbeScan {
     static func scan<Bus: I2CBus>(_ bus: Bus, name: String, busNumber: Int?) -> Int {
         var found = 0
         let candidates: [(String, I2CAddress, () throws(I2CError) -> ControllerIdentity)] = [
-            ("FocalTech FT5x06/FT6x36", I2CAddress(0x38), { () throws(I2CError) in
-                try FT6x36Driver(bus: bus, configuration: .ft5x06(panelWidth: 4096, panelHeight: 4096), timing: .system)
+            (
+                "FocalTech FT5x06/FT6x36", I2CAddress(0x38),
+                { () throws(I2CError) in
+                    try FT6x36Driver(
+                        bus: bus, configuration: .ft5x06(panelWidth: 4096, panelHeight: 4096), timing: .system
+                    )
                     .identify()
-            }),
-            ("Goodix GT911", I2CAddress(0x5D), { () throws(I2CError) in
-                try GT911Driver(
-                    bus: bus, configuration: .init(address: I2CAddress(0x5D), panelWidth: 4096, panelHeight: 4096),
-                    timing: .system)
+                }
+            ),
+            (
+                "Goodix GT911", I2CAddress(0x5D),
+                { () throws(I2CError) in
+                    try GT911Driver(
+                        bus: bus, configuration: .init(address: I2CAddress(0x5D), panelWidth: 4096, panelHeight: 4096),
+                        timing: .system
+                    )
                     .identify(at: I2CAddress(0x5D))
-            }),
-            ("Goodix GT911", I2CAddress(0x14), { () throws(I2CError) in
-                try GT911Driver(
-                    bus: bus, configuration: .init(address: I2CAddress(0x14), panelWidth: 4096, panelHeight: 4096),
-                    timing: .system)
+                }
+            ),
+            (
+                "Goodix GT911", I2CAddress(0x14),
+                { () throws(I2CError) in
+                    try GT911Driver(
+                        bus: bus, configuration: .init(address: I2CAddress(0x14), panelWidth: 4096, panelHeight: 4096),
+                        timing: .system
+                    )
                     .identify(at: I2CAddress(0x14))
-            }),
-            ("Hynitron CST816", I2CAddress(0x15), { () throws(I2CError) in
-                let d = CST816Driver(
-                    bus: bus, configuration: .init(panelWidth: 4096, panelHeight: 4096, disablesAutoSleep: false),
-                    timing: .system)
-                try d.start()
-                return d.identity ?? ControllerIdentity(chipName: "CST816", address: I2CAddress(0x15))
-            }),
+                }
+            ),
+            (
+                "Hynitron CST816", I2CAddress(0x15),
+                { () throws(I2CError) in
+                    let d = CST816Driver(
+                        bus: bus, configuration: .init(panelWidth: 4096, panelHeight: 4096, disablesAutoSleep: false),
+                        timing: .system)
+                    try d.start()
+                    return d.identity ?? ControllerIdentity(chipName: "CST816", address: I2CAddress(0x15))
+                }
+            ),
         ]
         for (family, address, identify) in candidates {
             if let n = busNumber, let binding = KernelDriverBinding.read(bus: n, address: address) {
@@ -171,7 +188,9 @@ enum ProbeScan {
             } catch {
                 var hint = ""
                 if family.hasPrefix("Hynitron") {
-                    hint = " — a CST816 sleeps off the bus after ~2 s idle: touch the screen or wire its reset line and retry"
+                    hint =
+                        " — a CST816 sleeps off the bus after ~2 s idle: "
+                        + "touch the screen or wire its reset line and retry"
                 }
                 print("\(name) \(address): no \(family) (\(error))\(hint)")
             }

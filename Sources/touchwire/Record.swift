@@ -3,10 +3,10 @@ import Dispatch
 import Foundation
 import Logging
 import Synchronization
+import TouchComposition
 import TouchCore
 import TouchLinux
 import TouchService
-import TouchComposition
 import TouchTrace
 
 struct Record: ParsableCommand {
@@ -40,13 +40,14 @@ struct Record: ParsableCommand {
         let start = MonotonicClock.now()
         let recorder: Recorder
         do throws(ServiceError) {
-            recorder = try Recorder(board: description, path: output, logger: logger, start: start)
+            recorder = try Recorder(
+                board: description, path: output, logger: logger, start: start, clock: { MonotonicClock.now() })
         } catch {
             throw fail("\(error)")
         }
         let stop = Atomic<Bool>(false)
         let sources = TerminatingSignals.install { _ in stop.store(true, ordering: .relaxed) }
-        defer { sources.forEach { $0.cancel() } }
+        defer { for source in sources { source.cancel() } }
         let deadline = seconds.map { start.advanced(byMicroseconds: Int64($0 * 1e6)) }
         recorder.driver.start(at: start)
         logger.info("recording \(description.name) to \(output); Ctrl-C stops")

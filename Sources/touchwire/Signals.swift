@@ -10,11 +10,12 @@ import Foundation
 /// closed stdout is handled by the stdout sink); SIGUSR1 (prints the status block).
 enum TerminatingSignals {
     /// Caught and handled as SIGTERM.
-    static let stopping: [(number: Int32, name: String)] = [
-        (SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGQUIT, "SIGQUIT"), (SIGUSR2, "SIGUSR2"), (SIGALRM, "SIGALRM"),
-        (SIGVTALRM, "SIGVTALRM"), (SIGPROF, "SIGPROF"), (SIGXCPU, "SIGXCPU"), (SIGXFSZ, "SIGXFSZ"),
-        (SIGIO, "SIGIO"), (SIGPWR, "SIGPWR"), (SIGSTKFLT, "SIGSTKFLT"),
-    ] + hangUp
+    static let stopping: [(number: Int32, name: String)] =
+        [
+            (SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGQUIT, "SIGQUIT"), (SIGUSR2, "SIGUSR2"), (SIGALRM, "SIGALRM"),
+            (SIGVTALRM, "SIGVTALRM"), (SIGPROF, "SIGPROF"), (SIGXCPU, "SIGXCPU"), (SIGXFSZ, "SIGXFSZ"),
+            (SIGIO, "SIGIO"), (SIGPWR, "SIGPWR"), (SIGSTKFLT, "SIGSTKFLT"),
+        ] + hangUp
 
     /// SIGHUP: handled as SIGTERM here, and only here, until `run` gives it its systemd meaning
     /// (reload the board file). A command that gives SIGHUP a meaning of its own drops it from this list.

@@ -1,7 +1,7 @@
-import TouchComposition
 import ArgumentParser
 import Foundation
 import Gestures
+import TouchComposition
 import TouchService
 import TouchTrace
 
@@ -57,7 +57,8 @@ struct Strokes: ParsableCommand {
                 !old.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 })
             {
                 do throws(StrokeTemplateFileError) {
-                    templates = try StrokeTemplateFile.parse(String(decoding: old, as: UTF8.self), file: output)
+                    templates =
+                        try StrokeTemplateFile.parse(String(decoding: old, as: UTF8.self), file: output)
                         + templates
                 } catch {
                     throw fail("\(error)")

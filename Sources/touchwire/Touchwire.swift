@@ -2,12 +2,12 @@ import ArgumentParser
 import BoardConfig
 import Dispatch
 import Foundation
+import Gestures
 import Logging
+import TouchComposition
 import TouchCore
 import TouchOutputs
 import TouchService
-import TouchComposition
-import Gestures
 import TouchTrace
 
 @main
@@ -98,16 +98,16 @@ struct Run: ParsableCommand {
             supervisor = try ServiceSupervisor(
                 board: description, boardPath: board, logger: logger,
                 watchdogMicroseconds: NotifyChannel.watchdogMicroseconds(environment),
-                notify: { notify.send($0) }
-            ) { b, reloads throws(ServiceError) in
-                let settings = ServiceSettings(
-                    realtime: b == description ? realtime : ((try? flags.resolve(b)) ?? b.realtime),
-                    statusFile: statusFile.isEmpty ? nil : statusFile, reloads: reloads)
-                let service = try Service(board: b, logger: logger, settings: settings)
-                if explain { service.engine.diagnostics = { d in logger.info("why: \(d)") } }
-                if testFault == .hangRecognizer { service.health.injectRecognizerHang() }
-                return service
-            }
+                notify: { notify.send($0) },
+                make: { b, reloads throws(ServiceError) in
+                    let settings = ServiceSettings(
+                        realtime: b == description ? realtime : ((try? flags.resolve(b)) ?? b.realtime),
+                        statusFile: statusFile.isEmpty ? nil : statusFile, reloads: reloads)
+                    let service = try Service(board: b, logger: logger, settings: settings)
+                    if explain { service.engine.diagnostics = { d in logger.info("why: \(d)") } }
+                    if testFault == .hangRecognizer { service.health.injectRecognizerHang() }
+                    return service
+                })
         } catch {
             throw fail("\(error)")
         }
@@ -137,7 +137,7 @@ struct Run: ParsableCommand {
         hup.resume()
         sources.append(hup)
         let ok = supervisor.run()
-        sources.forEach { $0.cancel() }
+        for source in sources { source.cancel() }
         if let file = supervisor.current.statusFile { try? FileManager.default.removeItem(atPath: file) }
         if !ok { throw ExitCode(1) }
     }
@@ -202,8 +202,10 @@ struct Replay: ParsableCommand {
             return
         }
         let tracker = PassthroughTracker(board: description, engine: engine)
-        var writer = TraceWriter(header: TraceHeader(
-            panelWidth: description.panel.width, panelHeight: description.panel.height, source: "touchwire passthrough"))
+        var writer = TraceWriter(
+            header: TraceHeader(
+                panelWidth: description.panel.width, panelHeight: description.panel.height,
+                source: "touchwire passthrough"))
         tracker.onFrame = { writer.append($0) }
         do throws(TraceError) {
             try TouchComposition.Replay.run(

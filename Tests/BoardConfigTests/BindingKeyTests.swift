@@ -3,21 +3,23 @@ import XCTest
 
 /// `[[binding]]` and the uart framing keys.
 final class BindingKeyTests: XCTestCase {
-    let recognizers = TestBoards.tap + """
-        [[recognizer]]
-        name = "pan"
-        kind = "pan"
-        region = "screen"
+    let recognizers =
+        TestBoards.tap + """
+            [[recognizer]]
+            name = "pan"
+            kind = "pan"
+            region = "screen"
 
-        """
-    let button = TestBoards.regions + """
-        [[region]]
-        name = "button"
-        parent = "screen"
-        frame = [0, 0, 100, 50]
-        control = true
+            """
+    let button =
+        TestBoards.regions + """
+            [[region]]
+            name = "button"
+            parent = "screen"
+            frame = [0, 0, 100, 50]
+            control = true
 
-        """
+            """
 
     func testBindingsWithDefaults() throws {
         let extra = """
@@ -65,63 +67,87 @@ final class BindingKeyTests: XCTestCase {
         XCTAssertEqual(try TestBoards.load(TestBoards.text()).bindings, [])
     }
 
+    /// One bad `[[binding]]` and the issues it must raise, by key path, with words their messages say.
+    private struct BindingErrorCase {
+        var name: String
+        var binding: String
+        var keyPaths: [String]
+        var messages: [String] = []
+    }
+
+    private static let bindingErrorCases: [BindingErrorCase] = [
+        BindingErrorCase(
+            name: "an unknown recognizer",
+            binding: """
+                recognizer = "tpa"
+                action = "pulse"
+                gpio = { chip = "sim", line = 1 }
+                """,
+            keyPaths: ["binding[0] \"tpa\".recognizer"], messages: ["bindable: pan, tap"]),
+        BindingErrorCase(
+            name: "a zero pulse, a state the recognizer never reports, a line beyond the chip",
+            binding: """
+                recognizer = "tap"
+                state = "began"
+                action = "pulse"
+                pulse_ms = 0
+                gpio = { chip = "sim", line = 2000 }
+                """,
+            keyPaths: ["binding[0] \"tap\".pulse_ms", "binding[0] \"tap\".state", "binding[0] \"tap\".gpio.line"],
+            messages: ["between 1 and 60000", "never reports began"]),
+        BindingErrorCase(
+            name: "hold on a discrete recognizer",
+            binding: """
+                recognizer = "tap"
+                action = "hold"
+                gpio = { chip = "sim", line = 2 }
+                """,
+            keyPaths: ["binding[0] \"tap\".action"], messages: ["hold needs a continuous recognizer"]),
+        BindingErrorCase(
+            name: "pulse_ms on a toggle, driving the controller's INT line",
+            binding: """
+                recognizer = "pan"
+                action = "toggle"
+                pulse_ms = 10
+                gpio = { chip = "pinctrl-bcm2711", line = 4 }
+                """,
+            keyPaths: ["binding[0] \"pan\".pulse_ms", "binding[0] \"pan\".gpio"],
+            messages: ["controller's interrupt line"]),
+        BindingErrorCase(
+            name: "an unknown action and no line",
+            binding: """
+                recognizer = "pan"
+                action = "blink"
+                """,
+            keyPaths: ["binding[0] \"pan\".action", "binding[0] \"pan\".gpio"]),
+        BindingErrorCase(
+            name: "a state that is not a gesture state",
+            binding: """
+                recognizer = "pan"
+                state = "moved"
+                action = "pulse"
+                gpio = { chip = "sim", line = 9, active_low = true }
+                """,
+            keyPaths: ["binding[0] \"pan\".state"]),
+    ]
+
     func testBindingErrorsNameFileAndKeyPath() {
         let hardware = TestBoards.hardware + "interrupt = { chip = \"pinctrl-bcm2711\", line = 4 }\n"
-        let extra = """
-            [[binding]]
-            recognizer = "tpa"
-            action = "pulse"
-            gpio = { chip = "sim", line = 1 }
-
-            [[binding]]
-            recognizer = "tap"
-            state = "began"
-            action = "pulse"
-            pulse_ms = 0
-            gpio = { chip = "sim", line = 2000 }
-
-            [[binding]]
-            recognizer = "tap"
-            action = "hold"
-            gpio = { chip = "sim", line = 2 }
-
-            [[binding]]
-            recognizer = "pan"
-            action = "toggle"
-            pulse_ms = 10
-            gpio = { chip = "pinctrl-bcm2711", line = 4 }
-
-            [[binding]]
-            recognizer = "pan"
-            action = "blink"
-
-            [[binding]]
-            recognizer = "pan"
-            state = "moved"
-            action = "pulse"
-            gpio = { chip = "sim", line = 9, active_low = true }
-            """
-        let issues = TestBoards.issues(TestBoards.text(hardware: hardware, recognizers: recognizers, extra: extra))
-        XCTAssertEqual(
-            issues.map(\.keyPath),
-            [
-                "binding[0] \"tpa\".recognizer",
-                "binding[1] \"tap\".pulse_ms",
-                "binding[1] \"tap\".state",
-                "binding[1] \"tap\".gpio.line",
-                "binding[2] \"tap\".action",
-                "binding[3] \"pan\".pulse_ms",
-                "binding[3] \"pan\".gpio",
-                "binding[4] \"pan\".action",
-                "binding[4] \"pan\".gpio",
-                "binding[5] \"pan\".state",
-            ])
-        XCTAssertTrue(issues.allSatisfy { $0.file == "boards/x.toml" })
-        XCTAssertTrue(issues[0].message.contains("bindable: pan, tap"), issues[0].message)
-        XCTAssertTrue(issues[1].message.contains("between 1 and 60000"), issues[1].message)
-        XCTAssertTrue(issues[2].message.contains("never reports began"), issues[2].message)
-        XCTAssertTrue(issues[4].message.contains("hold needs a continuous recognizer"), issues[4].message)
-        XCTAssertTrue(issues[6].message.contains("controller's interrupt line"), issues[6].message)
+        func issues(_ bindings: [String]) -> [BoardIssue] {
+            let extra = bindings.map { "[[binding]]\n" + $0 + "\n" }.joined(separator: "\n")
+            return TestBoards.issues(TestBoards.text(hardware: hardware, recognizers: recognizers, extra: extra))
+        }
+        for c in Self.bindingErrorCases {
+            let found = issues([c.binding])
+            XCTAssertEqual(found.map(\.keyPath), c.keyPaths, c.name)
+            XCTAssertTrue(found.allSatisfy { $0.file == "boards/x.toml" }, c.name)
+            for words in c.messages {
+                XCTAssertTrue(found.contains { $0.message.contains(words) }, "\(c.name): no \"\(words)\" in \(found)")
+            }
+        }
+        // All in one file: every binding's issues are reported in the one pass.
+        let all = issues(Self.bindingErrorCases.map(\.binding))
+        XCTAssertEqual(all.count, Self.bindingErrorCases.reduce(0) { $0 + $1.keyPaths.count })
     }
 
     /// README: lines used twice are errors — even when both bindings agree on polarity.
@@ -181,6 +207,9 @@ final class BindingKeyTests: XCTestCase {
             """
         XCTAssertEqual(
             TestBoards.issues(TestBoards.text(extra: bad)).map(\.keyPath),
-            ["output[0].template", "output[0].data_bits", "output[0].parity", "output[0].stop_bits", "output[0].rts_cts"])
+            [
+                "output[0].template", "output[0].data_bits", "output[0].parity", "output[0].stop_bits",
+                "output[0].rts_cts",
+            ])
     }
 }

@@ -39,7 +39,7 @@ final class BoardFileEditorTests: XCTestCase {
             of: "swap_xy = false\n", with: "swap_xy = false\ncalibration = \(array)\n")
         XCTAssertEqual(out, expected)
         let board = try BoardLoader.parse(out, file: "t.toml", directory: "/tmp")
-        XCTAssertEqual(board.controller?.calibration, [71227, -2431, -2235225, 1647, 74425, -1862083, 65536])
+        XCTAssertEqual(board.controller?.calibration, [71227, -2431, -2_235_225, 1647, 74425, -1_862_083, 65536])
     }
 
     func testReplacesAnExistingLineKeepingItsSpacingAndComment() throws {
@@ -56,7 +56,8 @@ final class BoardFileEditorTests: XCTestCase {
 
     func testReplacesAMultiLineArray() throws {
         let text = withoutCalibration.replacingOccurrences(
-            of: "bus = \"sim\"\n", with: "bus = \"sim\"\ncalibration = [\n  1, 0, 0,   # x\n  0, 1, 0,\n  1,\n] # tail\n")
+            of: "bus = \"sim\"\n",
+            with: "bus = \"sim\"\ncalibration = [\n  1, 0, 0,   # x\n  0, 1, 0,\n  1,\n] # tail\n")
         let out = try BoardFileEditor.settingCalibration(array, in: text)
         XCTAssertEqual(
             out,
@@ -66,8 +67,10 @@ final class BoardFileEditorTests: XCTestCase {
 
     func testOnlyTheControllerSectionIsTouched() throws {
         // A `calibration` key elsewhere (invalid, but it must not be the one edited) and CRLF line endings.
-        let text = withoutCalibration.replacingOccurrences(of: "[simulation]\n", with: "[simulation]\ncalibration = 3\n")
-            .replacingOccurrences(of: "\n", with: "\r\n")
+        let text = withoutCalibration.replacingOccurrences(
+            of: "[simulation]\n", with: "[simulation]\ncalibration = 3\n"
+        )
+        .replacingOccurrences(of: "\n", with: "\r\n")
         let out = try BoardFileEditor.settingCalibration(array, in: text)
         XCTAssertEqual(
             out,

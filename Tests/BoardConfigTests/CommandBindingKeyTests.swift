@@ -7,12 +7,16 @@ final class CommandBindingKeyTests: XCTestCase {
     func issues(_ extra: String) -> [BoardIssue] { TestBoards.issues(TestBoards.text(extra: extra)) }
 
     func testKeyChordWithKernelNames() throws {
-        let b = try board("[[binding]]\nrecognizer = \"tap\"\naction = \"key\"\nkeys = [\"KEY_LEFTMETA\", \"KEY_F5\"]\n")
+        let b = try board(
+            "[[binding]]\nrecognizer = \"tap\"\naction = \"key\"\nkeys = [\"KEY_LEFTMETA\", \"KEY_F5\"]\n")
         XCTAssertEqual(b.bindings, [], "a key binding is no GPIO binding")
         XCTAssertEqual(
             b.commandBindings,
-            [CommandBindingDescription(
-                recognizer: "tap", state: .recognized, action: .key(names: ["KEY_LEFTMETA", "KEY_F5"], codes: [125, 63]))])
+            [
+                CommandBindingDescription(
+                    recognizer: "tap", state: .recognized,
+                    action: .key(names: ["KEY_LEFTMETA", "KEY_F5"], codes: [125, 63]))
+            ])
     }
 
     func testWrongKeyNameGetsASuggestion() {
@@ -21,7 +25,8 @@ final class CommandBindingKeyTests: XCTestCase {
         XCTAssertTrue(wrong[0].message.contains("(did you mean \"KEY_F5\"?)"), wrong[0].message)
         let typo = issues("[[binding]]\nrecognizer = \"tap\"\naction = \"key\"\nkeys = [\"KEY_LEFTMETTA\"]\n")
         XCTAssertTrue(typo.first?.message.contains("\"KEY_LEFTMETA\"") ?? false, "\(typo)")
-        XCTAssertEqual(issues("[[binding]]\nrecognizer = \"tap\"\naction = \"key\"\n").map(\.keyPath), ["binding[0] \"tap\".keys"])
+        XCTAssertEqual(
+            issues("[[binding]]\nrecognizer = \"tap\"\naction = \"key\"\n").map(\.keyPath), ["binding[0] \"tap\".keys"])
     }
 
     func testExecBindingAndSection() throws {
@@ -39,30 +44,37 @@ final class CommandBindingKeyTests: XCTestCase {
 
             """
         let b = try board(text)
-        XCTAssertEqual(b.exec, ExecDescription(user: "kiosk", environment: ["DISPLAY": ":0", "XDG_RUNTIME_DIR": "/run/user/1000"]))
+        XCTAssertEqual(
+            b.exec, ExecDescription(user: "kiosk", environment: ["DISPLAY": ":0", "XDG_RUNTIME_DIR": "/run/user/1000"]))
         XCTAssertEqual(
             b.commandBindings.first?.action,
-            .exec(ExecCommand(argv: ["/usr/local/bin/kiosk-admin", "--show"], timeoutMilliseconds: 5000,
-                minimumIntervalMilliseconds: 2000)))
+            .exec(
+                ExecCommand(
+                    argv: ["/usr/local/bin/kiosk-admin", "--show"], timeoutMilliseconds: 5000,
+                    minimumIntervalMilliseconds: 2000)))
         let defaults = try board("[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\"/bin/true\"]\n")
         XCTAssertEqual(defaults.commandBindings.first?.action, .exec(ExecCommand(argv: ["/bin/true"])))
         XCTAssertEqual(defaults.exec, ExecDescription())
     }
 
     func testRelativeProgramIsAnError() {
-        let i = issues("[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\"kiosk-admin\", \"--show\"]\n")
+        let i = issues(
+            "[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\"kiosk-admin\", \"--show\"]\n")
         XCTAssertEqual(i.map(\.keyPath), ["binding[0] \"tap\".command"])
         XCTAssertTrue(i[0].message.contains("absolute path"), i[0].message)
         XCTAssertEqual(
             issues("[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = \"/bin/true\"\n").map(\.keyPath),
             ["binding[0] \"tap\".command"], "a string is not an argv")
         XCTAssertEqual(
-            issues("[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\"/bin/true\"]\ngpio = { chip = \"sim\", line = 1 }\n")
-                .map(\.keyPath), ["binding[0] \"tap\".gpio"], "exec bindings take no GPIO line")
+            issues(
+                "[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\"/bin/true\"]\ngpio = { chip = \"sim\", line = 1 }\n"
+            )
+            .map(\.keyPath), ["binding[0] \"tap\".gpio"], "exec bindings take no GPIO line")
     }
 
     func testStateMustBeOneTheRecognizerReports() {
-        let i = issues("[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\"/bin/true\"]\nstate = \"began\"\n")
+        let i = issues(
+            "[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\"/bin/true\"]\nstate = \"began\"\n")
         XCTAssertEqual(i.map(\.keyPath), ["binding[0] \"tap\".state"])
     }
 }

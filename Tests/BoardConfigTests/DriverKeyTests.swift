@@ -21,7 +21,8 @@ final class DriverKeyTests: XCTestCase {
     func testKeys() throws {
         let text = TestBoards.text(
             hardware: hardware(
-                "calibration = [65536, 0, 0, 0, 65536, 0, 65536]\nrelease_timeout_ms = 0\nmin_contact_ms = 30\nreport_rate = 60"))
+                "calibration = [65536, 0, 0, 0, 65536, 0, 65536]\nrelease_timeout_ms = 0\nmin_contact_ms = 30\nreport_rate = 60"
+            ))
         let c = try XCTUnwrap(TestBoards.load(text).controller)
         XCTAssertEqual(c.calibration, [65536, 0, 0, 0, 65536, 0, 65536])
         XCTAssertEqual(c.releaseTimeoutMilliseconds, 0)
@@ -39,7 +40,8 @@ final class DriverKeyTests: XCTestCase {
         for (line, path, words) in cases {
             let issues = TestBoards.issues(TestBoards.text(hardware: hardware(line)))
             XCTAssertTrue(
-                issues.contains { $0.description.contains(path) && $0.description.contains(words) }, "\(line): \(issues)")
+                issues.contains { $0.description.contains(path) && $0.description.contains(words) },
+                "\(line): \(issues)")
         }
         let rate = TestBoards.issues(TestBoards.text(hardware: hardware("report_rate = 100", chip: "gt911")))
         XCTAssertTrue(rate.contains { $0.description.contains("report_rate") }, "\(rate)")
@@ -49,7 +51,8 @@ final class DriverKeyTests: XCTestCase {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let expected: [(String, ControllerChip, UInt16)] = [
-            ("pi-ft6236.toml", .ft6x36, 0x38), ("pi-gt911-7inch.toml", .gt911, 0x5D), ("pi-cst816s-round.toml", .cst816s, 0x15),
+            ("pi-ft6236.toml", .ft6x36, 0x38), ("pi-gt911-7inch.toml", .gt911, 0x5D),
+            ("pi-cst816s-round.toml", .cst816s, 0x15),
         ]
         for (file, chip, address) in expected {
             let path = root.appendingPathComponent("boards/\(file)").path

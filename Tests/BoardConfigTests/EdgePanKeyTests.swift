@@ -14,7 +14,8 @@ final class EdgePanKeyTests: XCTestCase {
         XCTAssertEqual(d.minDistance, 10)
 
         let r = try XCTUnwrap(
-            TestBoards.recognizer("kind = \"edge_pan\"\nedges = [\"left\", \"right\"]\nedge_band = 30\nmin_distance = 5"))
+            TestBoards.recognizer(
+                "kind = \"edge_pan\"\nedges = [\"left\", \"right\"]\nedge_band = 30\nmin_distance = 5"))
         guard case .edgePan(let p) = r.parameters else { return XCTFail("\(r.parameters)") }
         XCTAssertEqual(p.edges, [.left, .right])
         XCTAssertEqual(p.edgeBand, 30)
@@ -24,14 +25,17 @@ final class EdgePanKeyTests: XCTestCase {
     func testErrors() {
         func issues(_ body: String) -> [String] {
             TestBoards.issues(
-                TestBoards.text(recognizers: "[[recognizer]]\nname = \"e\"\nregion = \"screen\"\nkind = \"edge_pan\"\n" + body + "\n")
+                TestBoards.text(
+                    recognizers: "[[recognizer]]\nname = \"e\"\nregion = \"screen\"\nkind = \"edge_pan\"\n" + body
+                        + "\n")
             ).map(\.keyPath)
         }
         XCTAssertEqual(issues("edges = []").map { $0.hasSuffix(".edges") }, [true])
         XCTAssertEqual(issues("edges = [\"up\"]").map { $0.hasSuffix(".edges") }, [true])
         XCTAssertEqual(issues("edge_band = 0").map { $0.hasSuffix(".edge_band") }, [true])
         XCTAssertEqual(
-            issues("direction = [\"up\"]").map { $0.hasSuffix(".direction") }, [true], "a swipe key is unknown on an edge pan")
+            issues("direction = [\"up\"]").map { $0.hasSuffix(".direction") }, [true],
+            "a swipe key is unknown on an edge pan")
         let wrongKind = TestBoards.issues(
             TestBoards.text(recognizers: "[[recognizer]]\nname = \"e\"\nregion = \"screen\"\nkind = \"edge_pa\"\n"))
         XCTAssertTrue(wrongKind.first?.message.contains("did you mean \"edge_pan\"") ?? false, "\(wrongKind)")

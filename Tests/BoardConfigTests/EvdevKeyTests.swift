@@ -22,7 +22,8 @@ final class EvdevKeyTests: XCTestCase {
 
     func testErrorsNameTheKey() {
         func paths(_ body: String) -> [String] {
-            TestBoards.issues(TestBoards.text(hardware: "[controller]\nchip = \"evdev\"\n" + body + "\n")).map(\.keyPath)
+            TestBoards.issues(TestBoards.text(hardware: "[controller]\nchip = \"evdev\"\n" + body + "\n")).map(
+                \.keyPath)
         }
         XCTAssertEqual(paths(""), ["controller.device"])
         XCTAssertEqual(paths("device = \"event3\""), ["controller.device"])

@@ -39,169 +39,195 @@ final class RecognizerKeyTests: XCTestCase {
         XCTAssertEqual(r.kind, .rotation)
     }
 
-    func testTapDefaults() throws {
-        let r = try XCTUnwrap(TestBoards.recognizer("kind = \"tap\""))
-        guard case .tap(let p) = r.parameters else { return XCTFail("not a tap") }
-        XCTAssertEqual(p.taps, 1)
-        XCTAssertEqual(p.touches, 1)
-        XCTAssertEqual(p.maxMovement, 10)
-        XCTAssertEqual(p.maxIntervalMilliseconds, 300)
-        XCTAssertEqual(p.maxTapDistance, 45)
+    /// One recognizer body and the parameters it must give: every kind's defaults (UIKit's, spelled
+    /// out here so a changed default fails) and every kind key read.
+    private struct KindCase {
+        var name: String
+        var body: String
+        var expected: RecognizerParameters
     }
 
-    func testTapKeys() throws {
-        let r = try XCTUnwrap(
-            TestBoards.recognizer(
-                """
+    private static func tap(_ set: (inout TapParameters) -> Void) -> RecognizerParameters {
+        var p = TapParameters()
+        set(&p)
+        return .tap(p)
+    }
+    private static func longPress(_ set: (inout LongPressParameters) -> Void) -> RecognizerParameters {
+        var p = LongPressParameters()
+        set(&p)
+        return .longPress(p)
+    }
+    private static func pan(_ set: (inout PanParameters) -> Void) -> RecognizerParameters {
+        var p = PanParameters()
+        set(&p)
+        return .pan(p)
+    }
+    private static func swipe(_ set: (inout SwipeParameters) -> Void) -> RecognizerParameters {
+        var p = SwipeParameters()
+        set(&p)
+        return .swipe(p)
+    }
+
+    private static let kindCases: [KindCase] = [
+        KindCase(
+            name: "tap defaults", body: "kind = \"tap\"",
+            expected: tap {
+                $0.taps = 1
+                $0.touches = 1
+                $0.maxMovement = 10
+                $0.maxIntervalMilliseconds = 300
+                $0.maxTapDistance = 45
+            }),
+        KindCase(
+            name: "tap keys",
+            body: """
                 kind = "tap"
                 taps = 3
                 touches = 2
                 max_movement = 12.5
                 max_interval_ms = 250
                 max_tap_distance = 30
-                """))
-        guard case .tap(let p) = r.parameters else { return XCTFail("not a tap") }
-        XCTAssertEqual(p.taps, 3)
-        XCTAssertEqual(p.touches, 2)
-        XCTAssertEqual(p.maxMovement, 12.5)
-        XCTAssertEqual(p.maxIntervalMilliseconds, 250)
-        XCTAssertEqual(p.maxTapDistance, 30)
-    }
-
-    func testLongPressDefaultsAndKeys() throws {
-        let d = try XCTUnwrap(TestBoards.recognizer("kind = \"long_press\""))
-        XCTAssertEqual(d.parameters, .longPress(LongPressParameters()))
-        guard case .longPress(let defaults) = d.parameters else { return XCTFail("not a long press") }
-        XCTAssertEqual(defaults.minDurationMilliseconds, 500)
-        XCTAssertEqual(defaults.allowableMovement, 10)
-        XCTAssertEqual(defaults.touches, 1)
-        XCTAssertEqual(defaults.taps, 0)
-
-        let r = try XCTUnwrap(
-            TestBoards.recognizer(
-                """
+                """,
+            expected: tap {
+                $0.taps = 3
+                $0.touches = 2
+                $0.maxMovement = 12.5
+                $0.maxIntervalMilliseconds = 250
+                $0.maxTapDistance = 30
+            }),
+        KindCase(
+            name: "long_press defaults", body: "kind = \"long_press\"",
+            expected: longPress {
+                $0.minDurationMilliseconds = 500
+                $0.allowableMovement = 10
+                $0.touches = 1
+                $0.taps = 0
+            }),
+        KindCase(
+            name: "long_press keys",
+            body: """
                 kind = "long_press"
                 min_duration_ms = 800
                 allowable_movement = 20
                 touches = 2
                 taps = 1
-                """))
-        guard case .longPress(let p) = r.parameters else { return XCTFail("not a long press") }
-        XCTAssertEqual(p.minDurationMilliseconds, 800)
-        XCTAssertEqual(p.allowableMovement, 20)
-        XCTAssertEqual(p.touches, 2)
-        XCTAssertEqual(p.taps, 1)
-    }
-
-    func testPanDefaultsAndKeys() throws {
-        let d = try XCTUnwrap(TestBoards.recognizer("kind = \"pan\""))
-        guard case .pan(let defaults) = d.parameters else { return XCTFail("not a pan") }
-        XCTAssertEqual(defaults.minTouches, 1)
-        XCTAssertEqual(defaults.maxTouches, Int.max)
-        XCTAssertEqual(defaults.minDistance, 10)
-
-        let r = try XCTUnwrap(
-            TestBoards.recognizer(
-                """
+                """,
+            expected: longPress {
+                $0.minDurationMilliseconds = 800
+                $0.allowableMovement = 20
+                $0.touches = 2
+                $0.taps = 1
+            }),
+        KindCase(
+            name: "pan defaults", body: "kind = \"pan\"",
+            expected: pan {
+                $0.minTouches = 1
+                $0.maxTouches = Int.max
+                $0.minDistance = 10
+            }),
+        KindCase(
+            name: "pan keys",
+            body: """
                 kind = "pan"
                 min_touches = 2
                 max_touches = 3
                 min_distance = 4
-                """))
-        guard case .pan(let p) = r.parameters else { return XCTFail("not a pan") }
-        XCTAssertEqual(p.minTouches, 2)
-        XCTAssertEqual(p.maxTouches, 3)
-        XCTAssertEqual(p.minDistance, 4)
-    }
-
-    func testSwipeDefaultsAndKeys() throws {
-        let d = try XCTUnwrap(TestBoards.recognizer("kind = \"swipe\""))
-        guard case .swipe(let defaults) = d.parameters else { return XCTFail("not a swipe") }
-        XCTAssertEqual(defaults.direction, .right)
-        XCTAssertEqual(defaults.touches, 1)
-        XCTAssertEqual(defaults.minDistance, 50)
-        XCTAssertEqual(defaults.minVelocity, 300)
-        XCTAssertEqual(defaults.maxDurationMilliseconds, 500)
-
-        let r = try XCTUnwrap(
-            TestBoards.recognizer(
-                """
+                """,
+            expected: pan {
+                $0.minTouches = 2
+                $0.maxTouches = 3
+                $0.minDistance = 4
+            }),
+        KindCase(
+            name: "swipe defaults", body: "kind = \"swipe\"",
+            expected: swipe {
+                $0.direction = .right
+                $0.touches = 1
+                $0.minDistance = 50
+                $0.minVelocity = 300
+                $0.maxDurationMilliseconds = 500
+            }),
+        KindCase(
+            name: "swipe keys",
+            body: """
                 kind = "swipe"
                 direction = ["left", "up"]
                 touches = 2
                 min_distance = 80
                 min_velocity = 150.5
                 max_duration_ms = 700
-                """))
-        guard case .swipe(let p) = r.parameters else { return XCTFail("not a swipe") }
-        XCTAssertEqual(p.direction, [.left, .up])
-        XCTAssertEqual(p.touches, 2)
-        XCTAssertEqual(p.minDistance, 80)
-        XCTAssertEqual(p.minVelocity, 150.5)
-        XCTAssertEqual(p.maxDurationMilliseconds, 700)
-    }
+                """,
+            expected: swipe {
+                $0.direction = [.left, .up]
+                $0.touches = 2
+                $0.minDistance = 80
+                $0.minVelocity = 150.5
+                $0.maxDurationMilliseconds = 700
+            }),
+        KindCase(name: "pinch has no keys", body: "kind = \"pinch\"", expected: .pinch),
+        KindCase(name: "rotation has no keys", body: "kind = \"rotation\"", expected: .rotation),
+        KindCase(name: "checkmark has no keys", body: "kind = \"checkmark\"", expected: .checkmark),
+    ]
 
-    func testKeylessKinds() throws {
-        XCTAssertEqual(TestBoards.recognizer("kind = \"pinch\"")?.parameters, .pinch)
-        XCTAssertEqual(TestBoards.recognizer("kind = \"rotation\"")?.parameters, .rotation)
-        XCTAssertEqual(TestBoards.recognizer("kind = \"checkmark\"")?.parameters, .checkmark)
-    }
-
-    func testKeyOfAnotherKindIsUnknown() {
-        let issues = TestBoards.issues(
-            TestBoards.text(
-                recognizers: TestBoards.tap.replacingOccurrences(
-                    of: "kind = \"tap\"", with: "kind = \"tap\"\nmin_distance = 3")))
-        XCTAssertEqual(issues.map(\.keyPath), ["recognizer[0] \"tap\".min_distance"])
-        XCTAssertTrue(issues[0].message.hasPrefix("unknown key for a tap recognizer"), issues[0].message)
-    }
-
-    func testKeylessKindRejectsKeys() {
-        let issues = TestBoards.issues(
-            TestBoards.text(
-                recognizers: "[[recognizer]]\nname = \"p\"\nkind = \"pinch\"\nregion = \"screen\"\ntouches = 2\n"))
-        XCTAssertEqual(issues.map(\.keyPath), ["recognizer[0] \"p\".touches"])
-    }
-
-    func testUnknownKind() {
-        let issues = TestBoards.issues(
-            TestBoards.text(recognizers: "[[recognizer]]\nname = \"p\"\nkind = \"tapp\"\nregion = \"screen\"\n"))
-        XCTAssertEqual(issues.map(\.keyPath), ["recognizer[0] \"p\".kind"])
-        XCTAssertTrue(issues[0].message.contains("did you mean \"tap\""), issues[0].message)
-    }
-
-    func testBadSwipeDirection() {
-        for value in ["[]", "[\"sideways\"]", "3"] {
-            let issues = TestBoards.issues(
-                TestBoards.text(
-                    recognizers:
-                        "[[recognizer]]\nname = \"s\"\nkind = \"swipe\"\nregion = \"screen\"\ndirection = \(value)\n"))
-            XCTAssertEqual(issues.map(\.keyPath), ["recognizer[0] \"s\".direction"], value)
+    func testKindDefaultsAndKeys() {
+        for c in Self.kindCases {
+            XCTAssertEqual(TestBoards.recognizer(c.body)?.parameters, c.expected, c.name)
         }
     }
 
-    func testPanMaxBelowMin() {
-        let issues = TestBoards.issues(
-            TestBoards.text(
-                recognizers:
-                    "[[recognizer]]\nname = \"p\"\nkind = \"pan\"\nregion = \"screen\"\nmin_touches = 3\nmax_touches = 2\n"
-            ))
-        XCTAssertEqual(issues.map(\.keyPath), ["recognizer[0] \"p\".max_touches"])
+    /// One bad recognizer section and the issue it must raise: where, and what the message says.
+    private struct RejectCase {
+        var name: String
+        var recognizers: String
+        var hardware: String = TestBoards.hardware
+        var keyPaths: [String]
+        var message: String? = nil
     }
 
-    func testTouchesBeyondTheChipAreRejected() {
-        let hardware = TestBoards.hardware.replacingOccurrences(of: "ft5x06", with: "cst816s")
-        let issues = TestBoards.issues(
-            TestBoards.text(
-                hardware: hardware,
-                recognizers: "[[recognizer]]\nname = \"zoom\"\nkind = \"pinch\"\nregion = \"screen\"\n"))
-        XCTAssertEqual(issues.count, 1)
-        XCTAssertEqual(issues.first?.keyPath, "recognizer[0] \"zoom\"")
-        XCTAssertTrue(issues.first?.message.contains("at most 1 contact") ?? false)
-        // The same recognizer on a 5-contact chip is fine.
-        XCTAssertNoThrow(
-            try TestBoards.load(
-                TestBoards.text(recognizers: "[[recognizer]]\nname = \"zoom\"\nkind = \"pinch\"\nregion = \"screen\"\n")
-            ))
+    private static func section(_ name: String, _ kind: String, _ keys: String = "") -> String {
+        "[[recognizer]]\nname = \"\(name)\"\nkind = \"\(kind)\"\nregion = \"screen\"\n\(keys)"
+    }
+
+    private static let rejectCases: [RejectCase] = [
+        RejectCase(
+            name: "a key of another kind",
+            recognizers: TestBoards.tap.replacingOccurrences(
+                of: "kind = \"tap\"", with: "kind = \"tap\"\nmin_distance = 3"),
+            keyPaths: ["recognizer[0] \"tap\".min_distance"], message: "unknown key for a tap recognizer"),
+        RejectCase(
+            name: "a key on a keyless kind", recognizers: section("p", "pinch", "touches = 2\n"),
+            keyPaths: ["recognizer[0] \"p\".touches"]),
+        RejectCase(
+            name: "an unknown kind", recognizers: section("p", "tapp"),
+            keyPaths: ["recognizer[0] \"p\".kind"], message: "did you mean \"tap\""),
+        RejectCase(
+            name: "an empty swipe direction", recognizers: section("s", "swipe", "direction = []\n"),
+            keyPaths: ["recognizer[0] \"s\".direction"]),
+        RejectCase(
+            name: "an unknown swipe direction", recognizers: section("s", "swipe", "direction = [\"sideways\"]\n"),
+            keyPaths: ["recognizer[0] \"s\".direction"]),
+        RejectCase(
+            name: "a swipe direction that is a number", recognizers: section("s", "swipe", "direction = 3\n"),
+            keyPaths: ["recognizer[0] \"s\".direction"]),
+        RejectCase(
+            name: "pan max_touches below min_touches",
+            recognizers: section("p", "pan", "min_touches = 3\nmax_touches = 2\n"),
+            keyPaths: ["recognizer[0] \"p\".max_touches"]),
+        RejectCase(
+            name: "more touches than the chip reports", recognizers: section("zoom", "pinch"),
+            hardware: TestBoards.hardware.replacingOccurrences(of: "ft5x06", with: "cst816s"),
+            keyPaths: ["recognizer[0] \"zoom\""], message: "at most 1 contact"),
+    ]
+
+    func testRejectedRecognizerKeys() {
+        for c in Self.rejectCases {
+            let issues = TestBoards.issues(TestBoards.text(hardware: c.hardware, recognizers: c.recognizers))
+            XCTAssertEqual(issues.map(\.keyPath), c.keyPaths, c.name)
+            if let message = c.message {
+                XCTAssertTrue(issues.first?.message.contains(message) ?? false, "\(c.name): \(issues)")
+            }
+        }
+        // The recognizer refused on a 1-contact chip is fine on the 5-contact one.
+        XCTAssertNoThrow(try TestBoards.load(TestBoards.text(recognizers: Self.section("zoom", "pinch"))))
     }
 }

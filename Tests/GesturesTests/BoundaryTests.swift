@@ -144,7 +144,8 @@ final class BoundaryTests: XCTestCase {
             h.finish()
             return h.sink.events.map(\.direction)
         }
-        let top = Point(x: 300, y: 100), bottom = Point(x: 300, y: 300)
+        let top = Point(x: 300, y: 100)
+        let bottom = Point(x: 300, y: 300)
         XCTAssertEqual(run(from: bottom, to: top, direction: [.up, .down]), [.up])
         XCTAssertEqual(run(from: top, to: bottom, direction: [.up, .down]), [.down])
         XCTAssertEqual(run(from: bottom, to: top, direction: .up), [.up])
@@ -163,7 +164,8 @@ final class BoundaryTests: XCTestCase {
             h.finish()
             return h.sink.events.map(\.direction)
         }
-        let left = Point(x: 100, y: 200), right = Point(x: 300, y: 200)
+        let left = Point(x: 100, y: 200)
+        let right = Point(x: 300, y: 200)
         XCTAssertEqual(run(from: left, to: right, direction: .right), [.right])
         XCTAssertEqual(run(from: right, to: left, direction: .left), [.left])
         XCTAssertEqual(run(from: left, to: right, direction: .left), [])
@@ -310,7 +312,8 @@ final class BoundaryTests: XCTestCase {
         let together = Together()
         func run(delegateOn side: Int?) -> [String] {
             let h = EngineHarness()
-            let a = TapGestureRecognizer(name: "a"), b = TapGestureRecognizer(name: "b")
+            let a = TapGestureRecognizer(name: "a")
+            let b = TapGestureRecognizer(name: "b")
             if side == 0 { a.delegate = together }
             if side == 1 { b.delegate = together }
             h.add(a)

@@ -77,6 +77,11 @@ final class ContinuousTests: XCTestCase {
         h.frame(600, (0, 105, 100))
         h.frame(700, (0, 160, 100))
         h.frame(800)
-        XCTAssertEqual(h.log, ["press:began@500", "press:changed@600", "press:changed@700", "pan:began@700", "press:ended@800", "pan:ended@800"])
+        XCTAssertEqual(
+            h.log,
+            [
+                "press:began@500", "press:changed@600", "press:changed@700", "pan:began@700", "press:ended@800",
+                "pan:ended@800",
+            ])
     }
 }

@@ -65,7 +65,8 @@ final class RecognizerKindTests: XCTestCase {
         let steps = ms / 10
         for i in 0...steps {
             let f = Double(i) / Double(steps)
-            let r = 50 + spread * f, a = turn * f
+            let r = 50 + spread * f
+            let a = turn * f
             h.frame(
                 i * 10, (0, c.x - r * cos(a), c.y - r * sin(a)), (1, c.x + r * cos(a), c.y + r * sin(a)))
         }

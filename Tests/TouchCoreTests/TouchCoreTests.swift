@@ -38,7 +38,8 @@ final class InstantTests: XCTestCase {
 /// Points and rectangles in panel pixels.
 final class GeometryTests: XCTestCase {
     func testDistanceIsEuclideanAndSymmetric() {
-        let a = Point(x: 1, y: 2), b = Point(x: 4, y: 6)
+        let a = Point(x: 1, y: 2)
+        let b = Point(x: 4, y: 6)
         XCTAssertEqual(a.distance(to: b), 5)
         XCTAssertEqual(b.distance(to: a), 5)
         XCTAssertEqual(a.distance(to: a), 0)

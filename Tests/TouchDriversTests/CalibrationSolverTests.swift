@@ -20,7 +20,10 @@ final class CalibrationSolverTests: XCTestCase {
             ["top-left", "top-right", "bottom-right", "bottom-left", "centre"])
         XCTAssertEqual(
             targets,
-            [Point(x: 80, y: 48), Point(x: 719, y: 48), Point(x: 719, y: 431), Point(x: 80, y: 431), Point(x: 400, y: 240)])
+            [
+                Point(x: 80, y: 48), Point(x: 719, y: 48), Point(x: 719, y: 431), Point(x: 80, y: 431),
+                Point(x: 400, y: 240),
+            ])
         XCTAssertEqual(CalibrationTargets.points(count: 9, panelWidth: 800, panelHeight: 480)?.count, 9)
         XCTAssertEqual(CalibrationTargets.points(count: 4, panelWidth: 800, panelHeight: 480)?.count, 4)
         XCTAssertNil(CalibrationTargets.points(count: 6, panelWidth: 800, panelHeight: 480))
@@ -103,7 +106,9 @@ final class CalibrationSolverTests: XCTestCase {
         // Nearly collinear (within a fraction of a unit over 400): still rejected.
         var almost = line
         almost[2].raw.y += 0.01
-        XCTAssertThrowsError(try CalibrationSolver.solve(almost)) { XCTAssertEqual($0 as? CalibrationError, .collinear) }
+        XCTAssertThrowsError(try CalibrationSolver.solve(almost)) {
+            XCTAssertEqual($0 as? CalibrationError, .collinear)
+        }
         var nan = pairs(targets)
         nan[1].raw.x = .nan
         XCTAssertThrowsError(try CalibrationSolver.solve(nan)) { XCTAssertEqual($0 as? CalibrationError, .nonFinite) }
@@ -120,7 +125,8 @@ final class CalibrationSolverTests: XCTestCase {
                     let p = Point(x: 123, y: 45)
                     XCTAssertEqual(t.unoriented(t.oriented(p)), p)
                     XCTAssertEqual(t.unrotated(t.rotated(p)), p)
-                    XCTAssertEqual(t.rotated(t.oriented(p)), t.apply(p), "apply = rotate ∘ orient without calibration")
+                    XCTAssertEqual(
+                        t.rotated(t.oriented(p)), t.apply(p), "apply = rotate ∘ orient without calibration")
                 }
             }
         }

@@ -7,7 +7,8 @@ import XCTest
 final class TestClock {
     var now = Instant.zero
     var timing: DriverTiming {
-        DriverTiming(sleep: { [unowned self] us in now = now.advanced(byMicroseconds: us) }, now: { [unowned self] in now })
+        DriverTiming(
+            sleep: { [unowned self] us in now = now.advanced(byMicroseconds: us) }, now: { [unowned self] in now })
     }
 }
 
@@ -28,7 +29,8 @@ final class ChipSimulationTests: XCTestCase {
         model.wrongAddressAfterReset = wrongAddress
         bus.attach(model)
         let gpio = SimulatedGPIO(clock: { clock.now })
-        let int = self.int, rst = self.rst
+        let int = self.int
+        let rst = self.rst
         gpio.onOutputChange = { [unowned gpio, unowned model, unowned bus] id, active, _ in
             guard id == rst.id else { return }
             let high: Bool? = gpio.isOutput(int.id) ? gpio.isActive(int.id) != int.activeLow : nil
@@ -70,7 +72,9 @@ final class ChipSimulationTests: XCTestCase {
         try driver.start()
         XCTAssertEqual(model.address, I2CAddress(0x14))
         XCTAssertEqual(driver.activeAddress, I2CAddress(0x14))
-        XCTAssertTrue(driver.identity?.note?.contains("alternate address 0x14") ?? false, "\(String(describing: driver.identity))")
+        XCTAssertTrue(
+            driver.identity?.note?.contains("alternate address 0x14") ?? false, "\(String(describing: driver.identity))"
+        )
     }
 
     func testGT911ReadClearsStatusAndZeroPointsReleases() throws {
@@ -187,7 +191,8 @@ final class ChipSimulationTests: XCTestCase {
             maxPoints: 2, panelWidth: 800, panelHeight: 480, interruptTrigger: false, reportRate: 0x3C)
         let driver = FT6x36Driver(bus: bus, configuration: config, lines: lines, timing: clock.timing)
         try driver.start()
-        XCTAssertEqual(model.interruptMode, FocalTechRegisters.interruptModeTrigger, "INT wired → trigger mode (0xA4)")
+        XCTAssertEqual(
+            model.interruptMode, FocalTechRegisters.interruptModeTrigger, "INT wired → trigger mode (0xA4)")
         XCTAssertEqual(model.reportRate, 0x3C, "PERIOD_ACTIVE (0x88)")
         let r = gpio.changes(of: rst.id)
         XCTAssertEqual(r.map(\.active), [true, false])

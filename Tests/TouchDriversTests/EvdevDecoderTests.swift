@@ -38,13 +38,15 @@ final class EvdevDecoderTests: XCTestCase {
 
     func testProtocolBTwoFingersScaledOntoTheRawRange() {
         var d = EvdevDecoder(geometry: mt, rawWidth: 800, rawHeight: 480)
-        let frames = decode(&d, [
-            slot(0), track(45), x(0), y(4095), syn,
-            slot(1), track(46), x(4095), y(0), syn,
-            slot(0), x(2048), syn,
-            slot(0), track(-1), syn,
-            slot(1), track(-1), syn,
-        ])
+        let frames = decode(
+            &d,
+            [
+                slot(0), track(45), x(0), y(4095), syn,
+                slot(1), track(46), x(4095), y(0), syn,
+                slot(0), x(2048), syn,
+                slot(0), track(-1), syn,
+                slot(1), track(-1), syn,
+            ])
         XCTAssertEqual(frames.count, 5)
         XCTAssertEqual(frames[0].contacts, [Contact(id: 0, x: 0, y: 479)])
         XCTAssertEqual(frames[1].contacts, [Contact(id: 0, x: 0, y: 479), Contact(id: 1, x: 799, y: 0)])
@@ -65,21 +67,25 @@ final class EvdevDecoderTests: XCTestCase {
     /// A slot lifted and touched again inside one report is a new touch (a new id), not a jump.
     func testSlotReusedWithinOneReportGetsANewContactID() {
         var d = EvdevDecoder(geometry: mt, rawWidth: 4096, rawHeight: 4096)
-        let frames = decode(&d, [
-            slot(0), track(7), x(100), y(100), syn,
-            slot(0), track(-1), track(8), x(3000), y(3000), syn,
-        ])
+        let frames = decode(
+            &d,
+            [
+                slot(0), track(7), x(100), y(100), syn,
+                slot(0), track(-1), track(8), x(3000), y(3000), syn,
+            ])
         XCTAssertEqual(frames[0].contacts.map(\.id), [0])
         XCTAssertEqual(frames[1].contacts, [Contact(id: 1, x: 3000, y: 3000)])
     }
 
     func testEventsWithoutSynReportMakeNoFrameAndOtherTypesAreIgnored() {
         var d = EvdevDecoder(geometry: mt, rawWidth: 4096, rawHeight: 4096)
-        let frames = decode(&d, [
-            slot(0), track(1), x(10), y(10),
-            InputEvent(type: EvdevCode.EV_KEY, code: EvdevCode.BTN_TOUCH, value: 1),
-            InputEvent(type: EvdevCode.EV_ABS, code: EvdevCode.ABS_X, value: 999),  // single-touch emulation
-        ])
+        let frames = decode(
+            &d,
+            [
+                slot(0), track(1), x(10), y(10),
+                InputEvent(type: EvdevCode.EV_KEY, code: EvdevCode.BTN_TOUCH, value: 1),
+                InputEvent(type: EvdevCode.EV_ABS, code: EvdevCode.ABS_X, value: 999),  // single-touch emulation
+            ])
         XCTAssertTrue(frames.isEmpty)
         XCTAssertEqual(decode(&d, [syn]).first?.contacts, [Contact(id: 0, x: 10, y: 10)])
     }
@@ -90,11 +96,13 @@ final class EvdevDecoderTests: XCTestCase {
             slotCount: 1)
         var d = EvdevDecoder(geometry: g, rawWidth: 800, rawHeight: 480)
         let key = { (v: Int32) in InputEvent(type: EvdevCode.EV_KEY, code: EvdevCode.BTN_TOUCH, value: v) }
-        let frames = decode(&d, [
-            key(1), abs(EvdevCode.ABS_X, 10), abs(EvdevCode.ABS_Y, 20), syn,
-            abs(EvdevCode.ABS_X, 30), syn,
-            key(0), syn,
-        ])
+        let frames = decode(
+            &d,
+            [
+                key(1), abs(EvdevCode.ABS_X, 10), abs(EvdevCode.ABS_Y, 20), syn,
+                abs(EvdevCode.ABS_X, 30), syn,
+                key(0), syn,
+            ])
         XCTAssertEqual(frames.map(\.contacts), [[Contact(id: 0, x: 10, y: 20)], [Contact(id: 0, x: 30, y: 20)], []])
     }
 

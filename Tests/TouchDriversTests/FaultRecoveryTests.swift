@@ -1,10 +1,10 @@
 import BoardConfig
 import Foundation
+import TouchComposition
 import TouchCore
 import TouchDrivers
 import TouchRing
 import TouchService
-import TouchComposition
 import TouchSimulation
 import XCTest
 
@@ -17,7 +17,9 @@ final class FaultRecoveryTests: XCTestCase {
         var s: [(Int64, [(Double, Double)])] = [(0, [])]
         for t in stride(from: 100, to: 180, by: 10) { s.append((Int64(t), [(400, 240)])) }
         s.append((180, []))
-        for (k, t) in stride(from: 400, to: 700, by: 10).enumerated() { s.append((Int64(t), [(100 + Double(k) * 5, 300)])) }
+        for (k, t) in stride(from: 400, to: 700, by: 10).enumerated() {
+            s.append((Int64(t), [(100 + Double(k) * 5, 300)]))
+        }
         s.append((700, []))
         return s
     }()
@@ -93,11 +95,15 @@ final class FaultRecoveryTests: XCTestCase {
         let points = Set(Self.script.flatMap { $0.1.map { "\(Int($0.0)),\(Int($0.1))" } })
         for f in r.queued where !f.isCancel {
             for c in f.contacts {
-                XCTAssertTrue(points.contains("\(Int(c.position.x)),\(Int(c.position.y))"), "phantom \(c)", file: file, line: line)
+                XCTAssertTrue(
+                    points.contains("\(Int(c.position.x)),\(Int(c.position.y))"), "phantom \(c)", file: file, line: line
+                )
             }
         }
         let last = r.queued.last
-        XCTAssertTrue(last == nil || last!.isCancel || last!.isEmpty, "a touch never ended: \(String(describing: last))", file: file, line: line)
+        XCTAssertTrue(
+            last == nil || last!.isCancel || last!.isEmpty, "a touch never ended: \(String(describing: last))",
+            file: file, line: line)
     }
 
     private func downs(_ r: Run) -> Int {
@@ -112,7 +118,10 @@ final class FaultRecoveryTests: XCTestCase {
     }
 
     func testServicePicksTheDriverByChipOnTheSimulatedBus() throws {
-        for (chip, type) in [("ft6x36", "FT6x36Driver"), ("ft5x06", "FT6x36Driver"), ("gt911", "GT911Driver"), ("cst816s", "CST816Driver")] {
+        for (chip, type) in [
+            ("ft6x36", "FT6x36Driver"), ("ft5x06", "FT6x36Driver"), ("gt911", "GT911Driver"),
+            ("cst816s", "CST816Driver"),
+        ] {
             let r = try run(board(chip: chip))
             // The pipeline sees a SimulatedController; the real driver for the chip is inside it.
             let driver = try XCTUnwrap(r.setup.controller as? SimulatedController, chip).driver
@@ -245,7 +254,6 @@ final class FaultRecoveryTests: XCTestCase {
         final class Clock: @unchecked Sendable { var now = Instant.zero }
         let clock = Clock()
         let setup = try ControllerFactory.make(
-            // INT only: a reset line would move the world's own clock on by the reset's sleeps.
             try board(chip: "ft6x36", extra: #"interrupt = { chip = "sim-gpio", line = 17 }"#), start: .zero,
             clock: { clock.now },
             sleep: { clock.now = clock.now.advanced(byMicroseconds: $0) })
@@ -266,6 +274,38 @@ final class FaultRecoveryTests: XCTestCase {
         let frame = try XCTUnwrap(frames.poll())
         XCTAssertEqual(frame.count, 1)
         XCTAssertEqual(frame[0].position, Point(x: 400, y: 240))
+    }
+
+    /// The reset's sleeps go through the pipeline's injected clock: on a simulated board with a
+    /// reset line, the FT6x36's 5 + 300 ms reset passes on the pipeline's clock and the simulated
+    /// chip's alike, so the script's touches arrive at their own instants. (Before, the pipeline's
+    /// clock stood at 0 while the world's was at 305 ms: the pipeline was handed an edge for the tap
+    /// at 100 ms, long over in the world, and its read found nothing.)
+    func testResetSleepsPassOnThePipelinesClockAndTheWorldsAlike() throws {
+        final class Clock: @unchecked Sendable { var now = Instant.zero }
+        let clock = Clock()
+        let setup = try ControllerFactory.make(
+            try board(chip: "ft6x36", interrupt: true), start: .zero,
+            clock: { clock.now },
+            sleep: { clock.now = clock.now.advanced(byMicroseconds: $0) })
+        let world = try XCTUnwrap(setup.simulation)
+        let frames = FrameQueue(capacity: 16)
+        let stage = DriverStage(controller: setup.controller, frames: frames, transform: setup.transform, log: { _ in })
+        XCTAssertTrue(stage.start(at: .zero))
+        let reset =
+            FT6x36Driver<SimulatedI2CBus>.resetAssertMicroseconds
+            + FT6x36Driver<SimulatedI2CBus>.resetReleaseMicroseconds
+        XCTAssertEqual(clock.now, Instant(microseconds: reset), "the reset took its time on the pipeline's clock")
+        XCTAssertEqual(world.now, clock.now, "the simulated chip agrees with the pipeline on the time")
+        // The tap (100–180 ms) ended during the reset; the next edge is the drag at 400 ms.
+        let input = try XCTUnwrap(stage.interruptInput, "the board wires INT")
+        let edge = try XCTUnwrap(try input.waitForEdge(timeoutMicroseconds: 1_000_000))
+        XCTAssertEqual(edge.timestamp, .milliseconds(400))
+        XCTAssertEqual(clock.now, .milliseconds(400))
+        XCTAssertTrue(stage.poll(at: edge.timestamp, edge: true))
+        frames.flush()
+        let frame = try XCTUnwrap(frames.poll())
+        XCTAssertEqual(frame.contacts.first?.position, Point(x: 100, y: 300), "the drag's first point, not a later one")
     }
 
     func testMissingControllerIsAStateAndKeepsRetrying() throws {

@@ -24,7 +24,8 @@ final class PanelTransformTests: XCTestCase {
         let r270 = PanelTransform(panelWidth: 800, panelHeight: 480, rotationDegrees: 270)
         XCTAssertEqual(r270.apply(Point(x: 0, y: 0)), Point(x: 0, y: 479))
         // A swipe to the chip's right (+x) is a swipe down on a 90° panel: directions follow rotation.
-        let a = r90.apply(Point(x: 100, y: 400))!, b = r90.apply(Point(x: 300, y: 400))!
+        let a = r90.apply(Point(x: 100, y: 400))!
+        let b = r90.apply(Point(x: 300, y: 400))!
         XCTAssertEqual(b.x, a.x)
         XCTAssertGreaterThan(b.y, a.y)
     }

@@ -17,7 +17,8 @@ final class TraceBoundsTests: XCTestCase {
     /// A 19-digit `t_us` is an integer, just too large: the message says so.
     func testNineteenDigitTimeIsOutOfRangeNotNotAnInteger() {
         let e = error("\(header)\n{\"t_us\":9999999999999999999,\"contacts\":[]}\n")
-        XCTAssertTrue("\(e.map { "\($0)" } ?? "accepted")".contains("\"t_us\" is out of range"), "\(String(describing: e))")
+        XCTAssertTrue(
+            "\(e.map { "\($0)" } ?? "accepted")".contains("\"t_us\" is out of range"), "\(String(describing: e))")
         XCTAssertTrue("\(error("\(header)\n{\"t_us\":1.5,\"contacts\":[]}\n")!)".contains("must be an integer"))
     }
 

@@ -4,7 +4,8 @@ import TouchCore
 import TouchOutputs
 import XCTest
 
-let frameNames = EventNames(recognizers: ["tap", "double-tap", "long-press", "pan", "swipe", "pinch"], regions: ["screen", "panel", "button"])
+let frameNames = EventNames(
+    recognizers: ["tap", "double-tap", "long-press", "pan", "swipe", "pinch"], regions: ["screen", "panel", "button"])
 
 func doubleTapEvent() -> GestureEvent {
     var e = GestureEvent(

@@ -14,8 +14,10 @@ final class CFrameDecoderTests: XCTestCase {
         let binary = dir.appendingPathComponent("decode").path
         let compile = try runTool(
             "cc",
-            ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I", repositoryRootPath + "/tools/mcu", "-o",
-             binary, repositoryRootPath + "/tools/mcu/touchwire_frame_test.c"])
+            [
+                "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I", repositoryRootPath + "/tools/mcu", "-o",
+                binary, repositoryRootPath + "/tools/mcu/touchwire_frame_test.c",
+            ])
         guard let compile else { throw XCTSkip("no C compiler (cc) on this machine; the MCU header was not tested") }
         XCTAssertEqual(compile.status, 0, "cc failed:\n\(compile.output)")
         guard compile.status == 0 else { return }

@@ -106,7 +106,9 @@ final class EventJSONEncoderTests: XCTestCase {
             time: Instant(microseconds: 120_000), region: 0, phase: .began, touch: 0, location: Point(x: 1, y: 2))
         var out: [UInt8] = []
         EventJSONEncoder(names: names).encode(d, into: &out)
-        XCTAssertEqual(String(decoding: out, as: UTF8.self), #"{"t_us":120000,"region":"screen","delivery":"began","touch":0}"# + "\n")
+        XCTAssertEqual(
+            String(decoding: out, as: UTF8.self),
+            #"{"t_us":120000,"region":"screen","delivery":"began","touch":0}"# + "\n")
         let cancelled = RegionDelivery(
             time: Instant(microseconds: 9), region: 1, phase: .cancelled, touch: 3, location: .zero)
         XCTAssertEqual(

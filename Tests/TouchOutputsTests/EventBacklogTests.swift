@@ -16,7 +16,8 @@ final class EventBacklogTests: XCTestCase {
         backlog.push(panEvent(.changed, t: 63, x: 63))
         var got: [String] = []
         while let e = backlog.popFirst() { got.append("\(e.recognizer) \(e.state) \(Int(e.location.x))") }
-        XCTAssertEqual(got, ["3 began 420", "3 changed 60", "1 recognized 401", "3 ended 420", "3 began 420", "3 changed 63"])
+        XCTAssertEqual(
+            got, ["3 began 420", "3 changed 60", "1 recognized 401", "3 ended 420", "3 began 420", "3 changed 63"])
         XCTAssertEqual(backlog.coalescedCount, 59)
         XCTAssertEqual(backlog.droppedCount, 0)
     }

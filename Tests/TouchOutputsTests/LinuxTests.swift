@@ -31,7 +31,8 @@ func controlCharacter(_ t: termios, _ index: Int32) -> UInt8 {
 
 final class SerialPortTests: XCTestCase {
     func assertRaw(_ t: termios, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(t.c_lflag & tcflag_t(ICANON | ECHO | ISIG | IEXTEN), 0, "line discipline off", file: file, line: line)
+        XCTAssertEqual(
+            t.c_lflag & tcflag_t(ICANON | ECHO | ISIG | IEXTEN), 0, "line discipline off", file: file, line: line)
         XCTAssertEqual(t.c_oflag & tcflag_t(OPOST), 0, "no output processing", file: file, line: line)
         XCTAssertEqual(t.c_iflag & tcflag_t(ICRNL | IXON | ISTRIP), 0, "no input processing", file: file, line: line)
         XCTAssertEqual(t.c_cflag & tcflag_t(CLOCAL | CREAD), tcflag_t(CLOCAL | CREAD), file: file, line: line)
@@ -79,10 +80,12 @@ final class SerialPortTests: XCTestCase {
     /// Parity and character size as handed to tcsetattr (a pty cannot keep them, see below).
     func testParityAndDataBitsInTheAttributes() throws {
         let base = termios()
-        let even = try SerialConfiguration(baudRate: 57_600, dataBits: 7, parity: .even).attributes(from: base, path: "x")
+        let even = try SerialConfiguration(baudRate: 57_600, dataBits: 7, parity: .even).attributes(
+            from: base, path: "x")
         XCTAssertEqual(even.c_cflag & tcflag_t(CSIZE), tcflag_t(CS7))
         XCTAssertEqual(even.c_cflag & tcflag_t(PARENB | PARODD), tcflag_t(PARENB))
-        XCTAssertEqual(SerialConfiguration(attributes: even), SerialConfiguration(baudRate: 57_600, dataBits: 7, parity: .even))
+        XCTAssertEqual(
+            SerialConfiguration(attributes: even), SerialConfiguration(baudRate: 57_600, dataBits: 7, parity: .even))
         let odd = try SerialConfiguration(dataBits: 5, parity: .odd).attributes(from: even, path: "x")
         XCTAssertEqual(odd.c_cflag & tcflag_t(CSIZE), tcflag_t(CS5))
         XCTAssertEqual(odd.c_cflag & tcflag_t(PARENB | PARODD), tcflag_t(PARENB | PARODD))
@@ -109,7 +112,9 @@ final class SerialPortTests: XCTestCase {
         let pty = try makePseudoTerminal()
         let path = pty.subordinatePath
         let error = openingError(path, SerialConfiguration(baudRate: 12345))
-        guard case .unsupportedConfiguration(let p, let reason)? = error else { return XCTFail("\(String(describing: error))") }
+        guard case .unsupportedConfiguration(let p, let reason)? = error else {
+            return XCTFail("\(String(describing: error))")
+        }
         XCTAssertEqual(p, path)
         XCTAssertTrue(reason.contains("12345"))
         let nine = openingError(path, SerialConfiguration(dataBits: 9))
@@ -148,7 +153,9 @@ final class SerialPortTests: XCTestCase {
         var received = [UInt8](repeating: 0, count: 64)
         var got = 0
         for _ in 0..<100 where got < back.count {
-            got += try received.withUnsafeMutableBytes { try port.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[got...])) }
+            got += try received.withUnsafeMutableBytes {
+                try port.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[got...]))
+            }
             if got < back.count { usleep(1000) }
         }
         XCTAssertEqual(Array(received[..<got]), back)
@@ -193,7 +200,8 @@ final class LinuxI2CBusTests: XCTestCase {
     }
 
     func testBusPathsAreSortedNumerically() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tw-i2c-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tw-i2c-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         for name in ["i2c-10", "i2c-2", "i2c-1", "i2c-x", "tty0"] {

@@ -1,5 +1,6 @@
-@testable import TouchOutputs
 import XCTest
+
+@testable import TouchOutputs
 
 /// The encoders' own Double formatter must write exactly what `Double.description` writes
 /// (the event format does not change), without going through `description` on the hot path.

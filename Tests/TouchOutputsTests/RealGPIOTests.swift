@@ -27,7 +27,9 @@ final class RealGPIOTests: XCTestCase {
         let gpio = LinuxGPIO()
         let actuator = try GPIOActuator(
             lines: [GPIOLineSetup(id: id, activeLow: false, initialActive: false)],
-            bindings: [GPIOBinding(source: .recognizer(1), trigger: .recognized, action: .pulse(microseconds: 50_000), line: 0)],
+            bindings: [
+                GPIOBinding(source: .recognizer(1), trigger: .recognized, action: .pulse(microseconds: 50_000), line: 0)
+            ],
             provider: { _ in gpio }, log: { _ in })
         // Requested once, with consumer "touchwire": a second request is refused and names us.
         XCTAssertThrowsError(try gpio.requestOutput(id, activeLow: false, active: false)) { error in

@@ -35,7 +35,8 @@ final class UARTSinkTests: XCTestCase {
         // A clock that stands still: the sink's once-a-second log limit cannot depend on how fast
         // this machine runs the loop.
         let sink = try UARTSink(
-            path: pty.subordinatePath, configuration: SerialConfiguration(), clock: { Instant(microseconds: 1_000_000) },
+            path: pty.subordinatePath, configuration: SerialConfiguration(),
+            clock: { Instant(microseconds: 1_000_000) },
             log: { logs.lines.append($0) })
         let total = 20_000
         // The port is non-blocking: a full buffer makes write return, it never waits for a reader.
@@ -124,7 +125,8 @@ final class UARTSinkTests: XCTestCase {
             XCTAssertEqual(sink.nextReconnect, clock.now.advanced(byMicroseconds: expectedDelay))
         }
         XCTAssertEqual(expectedDelay, 5_000_000)
-        XCTAssertEqual(logs.lines.count, 2, "one line for the first failure to reopen, not one per attempt: \(logs.lines)")
+        XCTAssertEqual(
+            logs.lines.count, 2, "one line for the first failure to reopen, not one per attempt: \(logs.lines)")
 
         // The device comes back.
         let second = try makePseudoTerminal()

@@ -1,8 +1,8 @@
 import BoardConfig
 import Foundation
 import Gestures
-import TouchOutputs
 import TouchComposition
+import TouchOutputs
 import TouchPlot
 import TouchService
 import TouchSimulation

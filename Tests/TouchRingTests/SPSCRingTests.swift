@@ -60,7 +60,8 @@ final class SPSCRingTests: XCTestCase {
         let ring = SPSCRing<Int>(minimumCapacity: 64)
         let total = 200_000
         let done = DispatchSemaphore(value: 0)
-        final class Box: @unchecked Sendable { var received: [Int] = [] }  // written by the consumer thread only, read after join
+        // Written by the consumer thread only, read after join.
+        final class Box: @unchecked Sendable { var received: [Int] = [] }
         let box = Box()
         box.received.reserveCapacity(total)
         let accepted = ManagedAtomicCounter()

@@ -1,12 +1,12 @@
 import BoardConfig
 import Gestures
 import MallocInterposerSwift
+import TouchComposition
 import TouchCore
 import TouchDrivers
 import TouchLinux
 import TouchRing
 import TouchService
-import TouchComposition
 import TouchSimulation
 import XCTest
 
@@ -18,7 +18,9 @@ import XCTest
 final class AllocationTests: XCTestCase {
     override func setUpWithError() throws {
         #if DEBUG
-            throw XCTSkip("allocation counts are measured on optimized code: run `swift test -c release -Xswiftc -enable-testing`")
+            throw XCTSkip(
+                "allocation counts are measured on optimized code: run `swift test -c release -Xswiftc -enable-testing`"
+            )
         #endif
     }
 
@@ -34,7 +36,8 @@ final class AllocationTests: XCTestCase {
     func testInterposerSeesAnAllocation() {
         var sink: [Int] = []
         let n = mallocs { sink = Array(repeating: 7, count: 100) }
-        XCTAssertGreaterThan(n, 0, "the malloc interposer is not active; the zero-allocation test below would prove nothing")
+        XCTAssertGreaterThan(
+            n, 0, "the malloc interposer is not active; the zero-allocation test below would prove nothing")
         XCTAssertEqual(sink.count, 100)
     }
 
@@ -82,30 +85,41 @@ final class AllocationTests: XCTestCase {
         }
     }
 
-    /// The demo board's engine (tap, double tap requiring failure, long press, pan, a control region)
-    /// through the frame ring, the recognizer stage and the event ring: a burst of frames allocates nothing.
-    func testRecognizerLoopAllocatesNothingPerFrame() throws {
-        let loop = try Loop(board: "boards/sim-demo.toml")
-        let script = DemoScript.frames(panelWidth: 800, panelHeight: 480)
-        XCTAssertGreaterThan(script.count, 200)
-        let warmUpEvents = loop.play(script, offset: 0, end: 20_000_000)  // lazily initialised runtime paths
-        var measuredEvents = 0
-        let count = mallocs { measuredEvents = loop.play(script, offset: 30_000_000, end: 20_000_000) }
-        XCTAssertEqual(count, 0, "mallocs on the recognizer loop across \(script.count) frames")
-        XCTAssertEqual(measuredEvents, warmUpEvents)
-        XCTAssertGreaterThan(measuredEvents, 20, "the burst must exercise recognizers, not an idle engine")
+    /// A board's recognizer loop fed a script twice: once to warm up lazily initialised runtime
+    /// paths, once measured.
+    private struct LoopCase {
+        var name: String
+        var board: String
+        var script: [TouchFrame]
+        /// Where the measured pass starts, and how long after its start the final step comes, µs.
+        var offset: Int64
+        var end: Int64
     }
 
-    /// Every recognizer kind in use (the kiosk board and workload): still nothing allocated per frame.
-    func testKioskBoardWithEveryRecognizerKindAllocatesNothingPerFrame() throws {
-        let loop = try Loop(board: "boards/kiosk-sim.toml")
-        let script = KioskScript.frames()
-        let warm = loop.play(script, offset: 0, end: KioskScript.duration)
-        var measured = 0
-        let count = mallocs { measured = loop.play(script, offset: KioskScript.duration, end: KioskScript.duration) }
-        XCTAssertEqual(count, 0, "mallocs across \(script.count) kiosk frames")
-        XCTAssertEqual(measured, warm)
-        XCTAssertGreaterThan(measured, 20, "the burst must exercise recognizers, not an idle engine")
+    private static let loopCases: [LoopCase] = [
+        // Tap, double tap requiring failure, long press, pan, a control region.
+        LoopCase(
+            name: "demo board", board: "boards/sim-demo.toml",
+            script: DemoScript.frames(panelWidth: 800, panelHeight: 480), offset: 30_000_000, end: 20_000_000),
+        // Every recognizer kind in use (the kiosk board and workload).
+        LoopCase(
+            name: "kiosk board, every recognizer kind", board: "boards/kiosk-sim.toml", script: KioskScript.frames(),
+            offset: KioskScript.duration, end: KioskScript.duration),
+    ]
+
+    /// Each board's engine through the frame ring, the recognizer stage and the event ring: a burst
+    /// of frames allocates nothing, and the measured pass recognizes what the warm-up did.
+    func testRecognizerLoopAllocatesNothingPerFrame() throws {
+        for c in Self.loopCases {
+            let loop = try Loop(board: c.board)
+            XCTAssertGreaterThan(c.script.count, 200, c.name)
+            let warm = loop.play(c.script, offset: 0, end: c.end)
+            var measured = 0
+            let count = mallocs { measured = loop.play(c.script, offset: c.offset, end: c.end) }
+            XCTAssertEqual(count, 0, "\(c.name): mallocs on the recognizer loop across \(c.script.count) frames")
+            XCTAssertEqual(measured, warm, c.name)
+            XCTAssertGreaterThan(measured, 20, "\(c.name): the burst must exercise recognizers, not an idle engine")
+        }
     }
 
     /// The timing probes on the hot threads (a clock read and a ring push per frame / event) and the
@@ -128,7 +142,8 @@ final class AllocationTests: XCTestCase {
         XCTAssertEqual(metrics.lostSamples, 0)
     }
 
-    /// The driver's per-report path (one I2C transfer into a buffer allocated once, the pure decoder) allocates nothing.
+    /// The driver's per-report path (one I2C transfer into a buffer allocated once, the pure
+    /// decoder) allocates nothing.
     func testDriverReadAllocatesNothingPerFrame() throws {
         let bus = SimulatedI2CBus()
         let model = FT6x36Model()

@@ -36,9 +36,10 @@ extension CommandLineTests {
         XCTAssertTrue(out.hasPrefix("touchwire bench: board kiosk-sim, simulated controller at 100 Hz"), out)
         XCTAssertTrue(out.contains("== no competing load =="), out)
         XCTAssertTrue(out.contains("== competing load on every core =="), out)
-        for label in ["count      p50      p90      p99    p99.9      max", "read→recognized", "read→write",
-            "frames ", "µs per frame", "rss ", "read→write p99 under load:"]
-        {
+        for label in [
+            "count      p50      p90      p99    p99.9      max", "read→recognized", "read→write",
+            "frames ", "µs per frame", "rss ", "read→write p99 under load:",
+        ] {
             XCTAssertTrue(out.contains(label), "missing \(label) in\n\(out)")
         }
         XCTAssertTrue(result.stderr.contains("bench: phase 2, 1 busy thread(s)"), result.stderr)
@@ -82,9 +83,11 @@ extension CommandLineTests {
         }
         let status = try run(["status", "--file", file])
         XCTAssertEqual(status.status, 0, status.stderr)
-        XCTAssertTrue(status.stdout.hasPrefix("touchwire status: board kiosk-sim, controller ft5x06 (sim)"), status.stdout)
+        XCTAssertTrue(
+            status.stdout.hasPrefix("touchwire status: board kiosk-sim, controller ft5x06 (sim)"), status.stdout)
         XCTAssertTrue(status.stdout.contains("read→write"), status.stdout)
-        XCTAssertTrue(status.stdout.contains("real-time   policy other (normal time-sharing), memory not locked, cpus 0"))
+        XCTAssertTrue(
+            status.stdout.contains("real-time   policy other (normal time-sharing), memory not locked, cpus 0"))
         let json = try run(["status", "--file", file, "--json"])
         XCTAssertTrue(json.stdout.hasPrefix("{"), json.stdout)
         process.terminate()

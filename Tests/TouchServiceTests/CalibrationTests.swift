@@ -1,9 +1,9 @@
 import BoardConfig
 import Foundation
+import TouchComposition
 import TouchCore
 import TouchDrivers
 import TouchService
-import TouchComposition
 import TouchSimulation
 import XCTest
 
@@ -57,7 +57,10 @@ final class CalibrationTests: XCTestCase {
         return (session, steps)
     }
 
-    func checkRecovers(_ controllerExtra: String, width: Int = 800, height: Int = 480, file: StaticString = #filePath, line: UInt = #line) throws {
+    func checkRecovers(
+        _ controllerExtra: String, width: Int = 800, height: Int = 480, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
         let b = try board(controllerExtra, width: width, height: height)
         let (session, steps) = try runSession(b)
         // The sloppy first press was rejected, then every target accepted once, in order.

@@ -4,47 +4,7 @@ import TouchTrace
 import XCTest
 
 /// The `touchwire` executable as a user runs it (formats.md §3).
-final class CommandLineTests: XCTestCase {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// The executable built next to the test bundle.
-    var executable: URL {
-        let bundle = Bundle(for: CommandLineTests.self).bundleURL
-        let candidates = [bundle, bundle.deletingLastPathComponent(), bundle.appendingPathComponent("debug"),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
-        for dir in candidates where FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("touchwire").path) {
-            return dir.appendingPathComponent("touchwire")
-        }
-        return bundle.appendingPathComponent("touchwire")
-    }
-
-    func run(_ arguments: [String]) throws -> Result {
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            XCTFail("touchwire was not built at \(executable.path)")
-            return Result(status: -1, stdout: "", stderr: "")
-        }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
-    }
-
-    var demoBoard: String { repositoryRoot.appendingPathComponent("boards/sim-demo.toml").path }
-
+final class CommandLineTests: XCTestCase, TouchwireCommandLine {
     /// Replay is byte-identical on every run, and the demo's gestures come out with the §2 fields.
     func testReplayOfDemoIsDeterministicAndRecognizesTheDemo() throws {
         let dir = try makeTemporaryDirectory(self)
@@ -64,7 +24,8 @@ final class CommandLineTests: XCTestCase {
         let position = frames[firstDown..<frames.count].prefix { !$0.isEmpty }.last![0].position
         XCTAssertEqual(
             lines.first,
-            #"{"t_us":\#(lift + 300_000),"recognizer":"tap","kind":"tap","state":"recognized","region":"screen","x":\#(position.x),"y":\#(position.y),"touches":1,"taps":1}"#[...]
+            #"{"t_us":\#(lift + 300_000),"recognizer":"tap","kind":"tap","state":"recognized","region":"screen","x":\#(position.x),"y":\#(position.y),"touches":1,"taps":1}"#[
+                ...]
         )
         XCTAssertTrue(lines.contains { $0.contains(#""recognizer":"double-tap""#) })
         XCTAssertTrue(lines.contains { $0.contains(#""recognizer":"long-press","kind":"long_press","state":"began""#) })
@@ -123,8 +84,11 @@ final class CommandLineTests: XCTestCase {
         let result = try run(["replay", tracePath, "--board", demoBoard, "--explain"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let why = result.stderr.split(separator: "\n").map(String.init)
-        XCTAssertTrue(why.contains("150000 tap: waiting: would be recognized, holding until double-tap fails (S15)"), result.stderr)
-        XCTAssertTrue(why.contains("450000 tap: released: every recognizer it required to fail has failed (S15)"), result.stderr)
+        XCTAssertTrue(
+            why.contains("150000 tap: waiting: would be recognized, holding until double-tap fails (S15)"),
+            result.stderr)
+        XCTAssertTrue(
+            why.contains("450000 tap: released: every recognizer it required to fail has failed (S15)"), result.stderr)
         XCTAssertEqual(result.stdout.split(separator: "\n").count, 1)
     }
 
@@ -170,7 +134,8 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(all.stdout.contains("sim 0x5d: GT911 at 0x5d"), all.stdout)
         XCTAssertTrue(all.stdout.contains("sim 0x15: CST816S at 0x15"), all.stdout)
         let missing = try run(["probe", "--sim", "--sim-missing", "gt911"])
-        XCTAssertTrue(missing.stdout.contains("sim 0x5d: no Goodix GT911 (no acknowledge from I2C address 0x5d"), missing.stdout)
+        XCTAssertTrue(
+            missing.stdout.contains("sim 0x5d: no Goodix GT911 (no acknowledge from I2C address 0x5d"), missing.stdout)
         XCTAssertTrue(missing.stdout.contains("sim 0x38: FT6336U"), missing.stdout)
     }
 
@@ -194,7 +159,8 @@ final class CommandLineTests: XCTestCase {
     func testProbeOfABoardPulsesItsResetLine() throws {
         let dir = try makeTemporaryDirectory(self)
         let text = try String(contentsOfFile: demoBoard, encoding: .utf8)
-            .replacingOccurrences(of: "bus = \"sim\"              #", with: "bus = \"sim\"\nreset = { chip = \"sim-rst\", line = 3 }  #")
+            .replacingOccurrences(
+                of: "bus = \"sim\"              #", with: "bus = \"sim\"\nreset = { chip = \"sim-rst\", line = 3 }  #")
         let path = dir.appendingPathComponent("reset.toml").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let result = try run(["probe", "--board", path])
@@ -205,8 +171,10 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testEveryBoardInTheRepositoryValidates() throws {
-        let boards = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot.appendingPathComponent("boards").path)
-            .filter { $0.hasSuffix(".toml") }.map { repositoryRoot.appendingPathComponent("boards/\($0)").path }
+        let boards = try FileManager.default.contentsOfDirectory(
+            atPath: repositoryRoot.appendingPathComponent("boards").path
+        )
+        .filter { $0.hasSuffix(".toml") }.map { repositoryRoot.appendingPathComponent("boards/\($0)").path }
         XCTAssertFalse(boards.isEmpty)
         let result = try run(["validate"] + boards)
         XCTAssertEqual(result.status, 0, result.stderr)

@@ -1,7 +1,7 @@
-import TouchComposition
 import BoardConfig
 import Foundation
 import Synchronization
+import TouchComposition
 import TouchLinux
 import XCTest
 
@@ -34,7 +34,8 @@ final class CommandSpawnerTests: XCTestCase {
     func testArgvIsPassedAsGivenAndTheEnvironmentIsOnlyTheBoards() throws {
         // The program (sh) prints its arguments and environment to stderr; spaces and quotes arrive untouched.
         let script = #"printf '%s|%s|%s|%s|%s' "$0" "$1" "$2" "$FOO" "${HOME-unset}" >&2; exit 3"#
-        let (s, c) = spawner([ExecCommand(argv: ["/bin/sh", "-c", script, "zero", "a b", "\"q\";$x"])],
+        let (s, c) = spawner(
+            [ExecCommand(argv: ["/bin/sh", "-c", script, "zero", "a b", "\"q\";$x"])],
             environment: ["FOO": "bar baz"])
         defer { s.stop() }
         s.request(0)
@@ -59,7 +60,9 @@ final class CommandSpawnerTests: XCTestCase {
 
     /// At most one instance: a trigger while the program runs is skipped and logged.
     func testOneInstancePerBinding() throws {
-        let (s, c) = spawner([ExecCommand(argv: ["/bin/sleep", "60"], timeoutMilliseconds: 2000, minimumIntervalMilliseconds: 0)])
+        let (s, c) = spawner([
+            ExecCommand(argv: ["/bin/sleep", "60"], timeoutMilliseconds: 2000, minimumIntervalMilliseconds: 0)
+        ])
         defer { s.stop() }
         s.request(0)
         // Wait until it runs (the spawner logs nothing at start), then trigger again.
@@ -89,8 +92,11 @@ final class CommandSpawnerTests: XCTestCase {
             user: "kiosk", log: { _ in })
         XCTAssertEqual(
             s.spawnArguments(0),
-            ["/usr/bin/setpriv", "--reuid=kiosk", "--regid=kiosk", "--init-groups", "--", "/usr/local/bin/kiosk-admin",
-             "--show"])
+            [
+                "/usr/bin/setpriv", "--reuid=kiosk", "--regid=kiosk", "--init-groups", "--",
+                "/usr/local/bin/kiosk-admin",
+                "--show",
+            ])
     }
 }
 
@@ -106,14 +112,18 @@ final class ExecBoardTests: XCTestCase {
     func testMissingProgramRefusesToStart() throws {
         let b = try board(program: "/nonexistent/kiosk-admin")
         XCTAssertEqual(
-            ExecCheck.problems(b), ["e.toml: binding[0] \"tap\".command: /nonexistent/kiosk-admin is missing or not executable"])
+            ExecCheck.problems(b),
+            ["e.toml: binding[0] \"tap\".command: /nonexistent/kiosk-admin is missing or not executable"])
         XCTAssertThrowsError(try Service(board: b, logger: quietLogger, stdout: CollectingSink())) {
-            XCTAssertEqual("\($0)", "e.toml: binding[0] \"tap\".command: /nonexistent/kiosk-admin is missing or not executable")
+            XCTAssertEqual(
+                "\($0)", "e.toml: binding[0] \"tap\".command: /nonexistent/kiosk-admin is missing or not executable")
         }
         XCTAssertEqual(ExecCheck.problems(try board(program: "/bin/true")), [])
         let dir = try makeTemporaryDirectory(self)
         let plain = dir.appendingPathComponent("plain").path
-        XCTAssertTrue(FileManager.default.createFile(atPath: plain, contents: Data("x".utf8), attributes: [.posixPermissions: 0o644]))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: plain, contents: Data("x".utf8), attributes: [.posixPermissions: 0o644]))
         XCTAssertEqual(ExecCheck.problems(try board(program: plain)).count, 1, "not executable")
     }
 
@@ -124,7 +134,8 @@ final class ExecBoardTests: XCTestCase {
         let marker = dir.appendingPathComponent("ran").path
         let text = simulatedBoardText(
             script: "tap.jsonl", recognizers: ["tap"],
-            extra: "[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\"/usr/bin/touch\", \"\(marker)\"]\n")
+            extra:
+                "[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\"/usr/bin/touch\", \"\(marker)\"]\n")
         let b = try BoardLoader.parse(text, file: "e.toml", directory: dir.path)
         let clock = ManualClock()
         let service = try Service(board: b, logger: quietLogger, stdout: CollectingSink(), clock: clock.read)

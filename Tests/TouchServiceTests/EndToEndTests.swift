@@ -1,11 +1,11 @@
 import BoardConfig
 import Foundation
 import Gestures
+import TouchComposition
 import TouchCore
 import TouchLinux
 import TouchOutputs
 import TouchService
-import TouchComposition
 import TouchSimulation
 import XCTest
 
@@ -99,11 +99,14 @@ extension EndToEndTests {
     /// The threaded driver loop on an INT line: the simulated chip pulls INT, the loop wakes on
     /// the edge and reads; the demo's tap comes out and the service stops cleanly.
     func testThreadedServiceWakesOnInterruptEdges() throws {
-        let text = try String(contentsOf: repositoryRoot.appendingPathComponent("boards/sim-demo.toml"), encoding: .utf8)
-            .replacingOccurrences(
-                of: "poll_interval_ms = 10", with: "poll_interval_ms = 10\ninterrupt = { chip = \"sim-int\", line = 4 }")
+        let text = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("boards/sim-demo.toml"), encoding: .utf8
+        )
+        .replacingOccurrences(
+            of: "poll_interval_ms = 10", with: "poll_interval_ms = 10\ninterrupt = { chip = \"sim-int\", line = 4 }")
         XCTAssertTrue(text.contains("sim-int"))
-        let board = try BoardLoader.parse(text, file: "int.toml", directory: repositoryRoot.appendingPathComponent("boards").path)
+        let board = try BoardLoader.parse(
+            text, file: "int.toml", directory: repositoryRoot.appendingPathComponent("boards").path)
         XCTAssertNotNil(board.controller?.interrupt)
         let (service, _) = try runThreadedUntilFirstEvent(board)
         XCTAssertNotNil(service.driver.interruptInput, "the sim board's INT line is wired")
@@ -132,7 +135,8 @@ extension EndToEndTests {
         XCTAssertEqual(
             finished.wait(timeout: .now() + 30), .success, "run() did not return after stop()", file: file, line: line)
         XCTAssertTrue(
-            stdout.lines.first?.contains(#""recognizer":"tap""#) ?? false, "got \(stdout.lines)", file: file, line: line)
+            stdout.lines.first?.contains(#""recognizer":"tap""#) ?? false, "got \(stdout.lines)", file: file, line: line
+        )
         XCTAssertFalse(service.engine.hasTouchesDown, file: file, line: line)
         return (service, stdout)
     }

@@ -1,6 +1,6 @@
-import TouchComposition
 import BoardConfig
 import Gestures
+import TouchComposition
 import TouchService
 import XCTest
 

@@ -1,6 +1,6 @@
-import TouchComposition
 import BoardConfig
 import Foundation
+import TouchComposition
 import TouchCore
 import TouchService
 import TouchTrace

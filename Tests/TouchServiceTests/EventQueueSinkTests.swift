@@ -1,7 +1,7 @@
 import Gestures
+import TouchComposition
 import TouchCore
 import TouchService
-import TouchComposition
 import XCTest
 
 /// The recognizer thread's side of the event queue when the output thread is stuck.

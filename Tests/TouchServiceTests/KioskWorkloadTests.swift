@@ -1,8 +1,8 @@
 import BoardConfig
 import Gestures
+import TouchComposition
 import TouchCore
 import TouchService
-import TouchComposition
 import TouchSimulation
 import XCTest
 
@@ -15,10 +15,16 @@ final class KioskWorkloadTests: XCTestCase {
         engine.sink = sink
         for frame in KioskScript.frames() { engine.process(frame) }
         engine.drainTimers()
-        let fired = Set(sink.events.map { $0.kind == .control ? engine.regionName($0.recognizer) : engine.recognizerName($0.recognizer) })
+        let fired = Set(
+            sink.events.map {
+                $0.kind == .control ? engine.regionName($0.recognizer) : engine.recognizerName($0.recognizer)
+            })
         XCTAssertEqual(
             fired,
-            ["tap", "double-tap", "start", "pan", "swipe", "pinch", "rotation", "two-finger-tap", "check", "long-press", "slide"])
+            [
+                "tap", "double-tap", "start", "pan", "swipe", "pinch", "rotation", "two-finger-tap", "check",
+                "long-press", "slide",
+            ])
         XCTAssertLessThan(KioskScript.frames().last!.timestamp.microseconds, KioskScript.duration)
     }
 }

@@ -1,9 +1,9 @@
 import BoardConfig
 import Foundation
 import Synchronization
+import TouchComposition
 import TouchCore
 import TouchService
-import TouchComposition
 import TouchSimulation
 import XCTest
 

@@ -1,11 +1,11 @@
 import BoardConfig
 import Foundation
 import Gestures
+import TouchComposition
 import TouchCore
 import TouchLinux
 import TouchOutputs
 import TouchService
-import TouchComposition
 import TouchSimulation
 import XCTest
 
@@ -37,8 +37,7 @@ func outputBoard(directory: URL, trace: String = tapThenPanTrace(), extra: Strin
 }
 
 /// Steps driver, recognizer and output stage every 10 ms from `from` to `through` ms.
-func step(_ service: Service, _ clock: ManualClock, from: Int64 = 0, through: Int64, each: (Int64) -> Void = { _ in })
-{
+func step(_ service: Service, _ clock: ManualClock, from: Int64 = 0, through: Int64, each: (Int64) -> Void = { _ in }) {
     for ms in stride(from: from, through: through, by: 10) {
         clock.now = .milliseconds(ms)
         each(ms)
@@ -105,8 +104,12 @@ final class OutputBehaviourTests: XCTestCase {
         step(service, clock, through: 1000) { ms in
             if ms == 500 { panActiveDuring.append(gpio.isActive(panLine)) }
         }
-        func levels(_ id: GPIOLineID) -> [String] { gpio.changes(of: id).map { "\($0.active ? "on" : "off")@\($0.at.microseconds / 1000)" } }
-        XCTAssertEqual(levels(tapLine), ["off@0", "on@50", "off@250"], "a 200 ms pulse from the tap's lift (the script starts at 0)")
+        func levels(_ id: GPIOLineID) -> [String] {
+            gpio.changes(of: id).map { "\($0.active ? "on" : "off")@\($0.at.microseconds / 1000)" }
+        }
+        XCTAssertEqual(
+            levels(tapLine), ["off@0", "on@50", "off@250"],
+            "a 200 ms pulse from the tap's lift (the script starts at 0)")
         // The pan begins once the finger has moved 10 px and ends at the lift (600 ms on the script's clock).
         XCTAssertEqual(levels(panLine), ["off@0", "on@400", "off@600"])
         XCTAssertEqual(panActiveDuring, [true])
@@ -218,7 +221,8 @@ final class OutputBehaviourTests: XCTestCase {
         XCTAssertEqual(uart.count + stats.coalesced, stdout.lines.count, "stdout got every event")
         for line in uart { XCTAssertTrue(line.hasPrefix(#"{"t_us":"#) && line.hasSuffix("}"), "whole line: \(line)") }
         func states(_ lines: [String]) -> [String] {
-            lines.compactMap { l in l.range(of: #""state":""#).map { String(l[$0.upperBound...].prefix { $0 != "\"" }) } }
+            lines.compactMap { l in l.range(of: #""state":""#).map { String(l[$0.upperBound...].prefix { $0 != "\"" }) }
+            }
         }
         XCTAssertEqual(states(uart).filter { $0 != "changed" }, ["recognized", "began", "ended"])
         XCTAssertEqual(states(uart).filter { $0 != "changed" }, states(stdout.lines).filter { $0 != "changed" })

@@ -1,7 +1,7 @@
-import TouchComposition
 import BoardConfig
 import Foundation
 import Gestures
+import TouchComposition
 import TouchCore
 import TouchService
 import TouchTrace
@@ -45,14 +45,17 @@ final class PassthroughTests: XCTestCase {
 
     func shape(_ frames: [TouchFrame]) -> [String] {
         frames.map { fr in
-            "\(fr.timestamp.microseconds / 1000):" + fr.contacts.map { "\($0.id)@\(Int($0.position.x)),\(Int($0.position.y))" }
+            "\(fr.timestamp.microseconds / 1000):"
+                + fr.contacts.map { "\($0.id)@\(Int($0.position.x)),\(Int($0.position.y))" }
                 .joined(separator: " ")
         }
     }
 
     /// Nothing recognizes: frames in = frames out (S22 defaults deliver every phase).
     func testUnrecognizedTouchesReachTheUIUnchanged() throws {
-        let frames = [f(0, (0, 100, 100)), f(10, (0, 102, 101)), f(20, (0, 102, 101), (1, 500, 300)), f(30, (1, 500, 300)), f(40)]
+        let frames = [
+            f(0, (0, 100, 100)), f(10, (0, 102, 101)), f(20, (0, 102, 101), (1, 500, 300)), f(30, (1, 500, 300)), f(40),
+        ]
         let ui = try uiFrames(
             recognizers: "[[recognizer]]\nname = \"lp\"\nkind = \"long_press\"\nregion = \"screen\"\ntouches = 3\n",
             frames: frames)
@@ -71,7 +74,8 @@ final class PassthroughTests: XCTestCase {
     func testPanThatDoesNotCancelLeavesTheTouchToTheUI() throws {
         let frames = [f(0, (0, 100, 100)), f(10, (0, 140, 100)), f(20)]
         let ui = try uiFrames(
-            recognizers: "[[recognizer]]\nname = \"pan\"\nkind = \"pan\"\nregion = \"screen\"\ncancels_touches = false\n",
+            recognizers:
+                "[[recognizer]]\nname = \"pan\"\nkind = \"pan\"\nregion = \"screen\"\ncancels_touches = false\n",
             frames: frames)
         XCTAssertEqual(shape(ui), shape(frames))
     }
@@ -100,7 +104,8 @@ final class PassthroughTests: XCTestCase {
     func testReservedStripIsNeverSeenByTheUI() throws {
         let ui = try uiFrames(
             recognizers: "[[recognizer]]\nname = \"lp\"\nkind = \"long_press\"\nregion = \"screen\"\ntouches = 3\n",
-            regions: "[[region]]\nname = \"strip\"\nparent = \"screen\"\nframe = [0, 460, 800, 20]\npassthrough = false\n",
+            regions:
+                "[[region]]\nname = \"strip\"\nparent = \"screen\"\nframe = [0, 460, 800, 20]\npassthrough = false\n",
             frames: [f(0, (0, 400, 470)), f(10, (0, 400, 440)), f(20), f(100, (1, 50, 50)), f(110)])
         XCTAssertEqual(shape(ui), ["100:1@50,50", "110:"])
     }
@@ -113,7 +118,8 @@ final class PassthroughTests: XCTestCase {
         let board = try BoardLoader.parse(text, file: "p.toml", directory: "/tmp")
         XCTAssertThrowsError(try Service(board: board, logger: quietLogger, stdout: CollectingSink())) {
             XCTAssertEqual(
-                "\($0)", "p.toml: passthrough: /dev/uinput does not exist (load the uinput module: sudo modprobe uinput)")
+                "\($0)",
+                "p.toml: passthrough: /dev/uinput does not exist (load the uinput module: sudo modprobe uinput)")
         }
     }
 }
@@ -134,6 +140,7 @@ extension CommandLineTests {
         XCTAssertEqual(ui.frames.map(\.count), [1, 1, 0], "the tap reaches the UI: down, moved, up")
         let again = try run(["replay", trace, "--board", board, "--passthrough-trace", out + "2"])
         XCTAssertEqual(again.status, 0)
-        XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), try String(contentsOfFile: out + "2", encoding: .utf8))
+        XCTAssertEqual(
+            try String(contentsOfFile: out, encoding: .utf8), try String(contentsOfFile: out + "2", encoding: .utf8))
     }
 }

@@ -1,5 +1,5 @@
-import TouchComposition
 import Foundation
+import TouchComposition
 import TouchService
 import XCTest
 

@@ -1,8 +1,8 @@
 import BoardConfig
 import Foundation
+import TouchComposition
 import TouchLinux
 import TouchService
-import TouchComposition
 import XCTest
 
 /// `[realtime]` in board files and the `--realtime …` options: parsing, validation, and what a
@@ -67,10 +67,14 @@ final class RealTimeTests: XCTestCase {
         XCTAssertEqual(
             issues("[realtime]\npolicy = \"deadline\""),
             [#"rt.toml: realtime.policy: must be "other", "fifo" or "rr", got "deadline""#])
-        XCTAssertTrue(issues("[realtime]\npolicy = \"rr\"\ndriver_priority = 100").first?.contains("realtime.driver_priority") ?? false)
+        XCTAssertTrue(
+            issues("[realtime]\npolicy = \"rr\"\ndriver_priority = 100").first?.contains("realtime.driver_priority")
+                ?? false)
         XCTAssertEqual(
             issues("[realtime]\nrecognizer_priority = 50"),
-            [#"rt.toml: realtime.recognizer_priority: has no effect with policy = "other"; set policy = "fifo" or "rr""#])
+            [
+                #"rt.toml: realtime.recognizer_priority: has no effect with policy = "other"; set policy = "fifo" or "rr""#
+            ])
         XCTAssertEqual(issues("[realtime]\ncpus = [1, 1]"), ["rt.toml: realtime.cpus: lists CPU 1 twice"])
         XCTAssertEqual(
             issues("[realtime]\ncpus = 1"),
@@ -82,7 +86,8 @@ final class RealTimeTests: XCTestCase {
         let board = RealTimeDescription(policy: .fifo, driverPriority: 70, cpus: [1])
         let d = try RealTimeOverrides(policy: "rr", recognizerPriority: 40, lockMemory: true, cpus: "any")
             .applied(to: board).get()
-        XCTAssertEqual(d, RealTimeDescription(policy: .rr, driverPriority: 70, recognizerPriority: 40, lockMemory: true))
+        XCTAssertEqual(
+            d, RealTimeDescription(policy: .rr, driverPriority: 70, recognizerPriority: 40, lockMemory: true))
         XCTAssertEqual(try RealTimeOverrides().applied(to: board).get(), board, "no flag: the board's settings")
     }
 

@@ -1,9 +1,9 @@
 import BoardConfig
 import Foundation
 import Gestures
+import TouchComposition
 import TouchCore
 import TouchService
-import TouchComposition
 import TouchTrace
 import XCTest
 

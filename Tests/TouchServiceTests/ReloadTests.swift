@@ -1,8 +1,8 @@
-import TouchComposition
 import BoardConfig
 import Foundation
 import Logging
 import Synchronization
+import TouchComposition
 import TouchCore
 import TouchLinux
 import TouchService
@@ -24,14 +24,15 @@ final class ReloadTests: XCTestCase {
         """
 
     func boardText(uart: String, recognizers: [String], bindings: [(String, Int)]) -> String {
-        var text = simulatedBoardText(script: "held.jsonl", recognizers: recognizers) + """
-            [[output]]
-            type = "uart"
-            device = "\(uart)"
-            baud = 921600
-            template = "{recognizer} {state}"
+        var text =
+            simulatedBoardText(script: "held.jsonl", recognizers: recognizers) + """
+                [[output]]
+                type = "uart"
+                device = "\(uart)"
+                baud = 921600
+                template = "{recognizer} {state}"
 
-            """
+                """
         for (recognizer, line) in bindings {
             text += """
 
@@ -86,10 +87,10 @@ final class ReloadTests: XCTestCase {
         let messages = Messages()
         let supervisor = try ServiceSupervisor(
             board: try BoardLoader.load(path: file.path), boardPath: file.path, logger: quietLogger,
-            notify: { messages.append($0) }
-        ) { board, _ throws(ServiceError) in
-            try Service(board: board, logger: quietLogger, gpio: gpio)
-        }
+            notify: { messages.append($0) },
+            make: { board, _ throws(ServiceError) in
+                try Service(board: board, logger: quietLogger, gpio: gpio)
+            })
         let finished = DispatchSemaphore(value: 0)
         let result = Mutex<Bool?>(nil)
         let thread = Thread {
@@ -156,12 +157,12 @@ final class ReloadTests: XCTestCase {
             let messages = Messages()
             let supervisor = try ServiceSupervisor(
                 board: try BoardLoader.load(path: file.path), boardPath: file.path, logger: quietLogger,
-                watchdogMicroseconds: 2_000_000, notify: { messages.append($0) }
-            ) { board, _ throws(ServiceError) in
-                let service = try Service(board: board, logger: quietLogger, stdout: CollectingSink())
-                if hang { service.health.injectRecognizerHang() }
-                return service
-            }
+                watchdogMicroseconds: 2_000_000, notify: { messages.append($0) },
+                make: { board, _ throws(ServiceError) in
+                    let service = try Service(board: board, logger: quietLogger, stdout: CollectingSink())
+                    if hang { service.health.injectRecognizerHang() }
+                    return service
+                })
             let finished = DispatchSemaphore(value: 0)
             Thread {
                 _ = supervisor.run()

@@ -7,40 +7,7 @@ import XCTest
 
 /// Issue 17 #2, #5, #6, #7 as a user meets them: the `touchwire` executable never traps on a
 /// number, a board or a status file, and every terminating signal cleans up like SIGTERM.
-final class RobustCommandLineTests: XCTestCase {
-    struct Outcome {
-        var status: Int32
-        var signalled: Bool
-        var stdout: String
-        var stderr: String
-    }
-
-    var executable: URL {
-        let bundle = Bundle(for: RobustCommandLineTests.self).bundleURL
-        let candidates = [bundle, bundle.deletingLastPathComponent(), bundle.appendingPathComponent("debug")]
-        return candidates.map { $0.appendingPathComponent("touchwire") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? bundle.appendingPathComponent("touchwire")
-    }
-
-    func run(_ arguments: [String]) throws -> Outcome {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-            stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
-    }
-
-    var demoBoard: String { repositoryRoot.appendingPathComponent("boards/sim-demo.toml").path }
-
+final class RobustCommandLineTests: XCTestCase, TouchwireCommandLine {
     /// Each value used to trap (SIGILL) converting to microseconds; now a usage error naming the option.
     func testHugeOrNonFiniteNumbersAreUsageErrors() throws {
         let cases: [[String]] = [
@@ -87,7 +54,8 @@ final class RobustCommandLineTests: XCTestCase {
         XCTAssertTrue(good.stdout.hasPrefix("touchwire status: board b,"), good.stdout)
         let mean = #"{"count":1,"p50":1,"p90":1,"p99":1,"p999":1,"max":1,"mean":1e300}"#
         for (key, value, name) in [
-            ("uptime", "1e300", "uptime"), ("updated", "1e300", "updated"), ("framesPerSecond", "1e300", "framesPerSecond"),
+            ("uptime", "1e300", "uptime"), ("updated", "1e300", "updated"),
+            ("framesPerSecond", "1e300", "framesPerSecond"),
             ("readToWrite", mean, "readToWrite.mean"), ("uptime", "-1", "uptime"),
             ("framesRead", "-5", "framesRead"),
         ] {

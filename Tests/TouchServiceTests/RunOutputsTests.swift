@@ -1,9 +1,9 @@
 import BoardConfig
 import Foundation
+import TouchComposition
 import TouchCore
 import TouchLinux
 import TouchService
-import TouchComposition
 import TouchSimulation
 import XCTest
 
@@ -11,23 +11,23 @@ import XCTest
 final class RunOutputsTests: XCTestCase {
     func demoBoardText(uart: String) -> String {
         simulatedBoardText(script: "demo", recognizers: ["tap", "pan"]) + """
-        [[output]]
-        type = "uart"
-        device = "\(uart)"
-        baud = 921600
-        template = "{recognizer} {state}"
+            [[output]]
+            type = "uart"
+            device = "\(uart)"
+            baud = 921600
+            template = "{recognizer} {state}"
 
-        [[binding]]
-        recognizer = "tap"
-        action = "pulse"
-        pulse_ms = 60000
-        gpio = { chip = "sim", line = 1 }
+            [[binding]]
+            recognizer = "tap"
+            action = "pulse"
+            pulse_ms = 60000
+            gpio = { chip = "sim", line = 1 }
 
-        [[binding]]
-        recognizer = "pan"
-        action = "hold"
-        gpio = { chip = "sim", line = 2 }
-        """
+            [[binding]]
+            recognizer = "pan"
+            action = "hold"
+            gpio = { chip = "sim", line = 2 }
+            """
     }
 
     /// Reads `pty` until `text` has arrived (or `seconds` pass); returns everything read.
@@ -76,11 +76,8 @@ final class RunOutputsTests: XCTestCase {
         let file = dir.appendingPathComponent("b.toml")
         try demoBoardText(uart: pty.subordinatePath).write(to: file, atomically: true, encoding: .utf8)
         let process = Process()
-        let bundle = Bundle(for: RunOutputsTests.self).bundleURL
-        let executable = [bundle, bundle.deletingLastPathComponent(), bundle.appendingPathComponent("debug")]
-            .map { $0.appendingPathComponent("touchwire") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        process.executableURL = try XCTUnwrap(executable, "touchwire was not built next to \(bundle.path)")
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: touchwireExecutable.path), "touchwire was not built")
+        process.executableURL = touchwireExecutable
         process.arguments = ["run", "--board", file.path]
         let err = Pipe()
         process.standardError = err
@@ -93,7 +90,9 @@ final class RunOutputsTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0, stderr)
         XCTAssertTrue(seen.hasPrefix("tap recognized\n"), seen)
         XCTAssertTrue(seen.contains("pan began\npan changed\n") && seen.hasSuffix("pan ended\n"), seen)
-        for expected in ["gpio sim:1: active", "gpio sim:2: active", "gpio sim:2: inactive", "frame→write latency mean"] {
+        for expected in [
+            "gpio sim:1: active", "gpio sim:2: active", "gpio sim:2: inactive", "frame→write latency mean",
+        ] {
             XCTAssertTrue(stderr.contains(expected), "stderr lacks \(expected):\n\(stderr)")
         }
         XCTAssertTrue(stderr.contains("gpio sim:1: inactive"), "the pulse still running at SIGINT is ended:\n\(stderr)")

@@ -1,7 +1,7 @@
-import TouchComposition
 import BoardConfig
 import Foundation
 import Gestures
+import TouchComposition
 import TouchCore
 import TouchLinux
 import TouchOutputs
@@ -101,16 +101,20 @@ final class SoakTests: XCTestCase {
     static func run(frames total: Int) throws -> (SoakReport, [String]) {
         let started = Date()
         let pty = try PseudoTerminal()
-        var text = try String(contentsOf: repositoryRoot.appendingPathComponent("boards/sim-demo.toml"), encoding: .utf8)
+        var text = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("boards/sim-demo.toml"), encoding: .utf8)
         text = text.replacingOccurrences(
             of: "type = \"stdout\"", with: "type = \"uart\"\ndevice = \"\(pty.subordinatePath)\"\nformat = \"text\"")
-        let board = try BoardLoader.parse(text, file: "soak.toml", directory: repositoryRoot.appendingPathComponent("boards").path)
+        let board = try BoardLoader.parse(
+            text, file: "soak.toml", directory: repositoryRoot.appendingPathComponent("boards").path)
         let clock = ManualClock()
         let gpio = SimulatedGPIO(chips: ["sim": 64], clock: clock.read)
         gpio.keepsHistory = false
         let checker = InvariantSink()
         let names = EngineBuilder.names(of: try EngineBuilder.build(board))
-        let check = OutputChannel(name: "check", encoding: .text(EventTextEncoder(template: InvariantSink.template, names: names)), sink: checker)
+        let check = OutputChannel(
+            name: "check", encoding: .text(EventTextEncoder(template: InvariantSink.template, names: names)),
+            sink: checker)
         let service = try Service(
             board: board, logger: quietLogger, extraOutputs: [check], gpio: gpio, clock: clock.read)
         service.output.log = { _ in }
@@ -178,8 +182,10 @@ final class SoakTests: XCTestCase {
         report.watchdogReleases = service.driver.watchdogReleases
         report.frameRingDrops = service.frames.droppedFrames
         report.eventRingDrops = service.events.droppedEvents
-        report.coalesced = service.events.coalescedEvents + service.output.channelStatistics.map(\.coalesced).reduce(0, +)
-        report.uartLinesLost = service.output.channelStatistics.map(\.dropped).reduce(0, +)
+        report.coalesced =
+            service.events.coalescedEvents + service.output.channelStatistics.map(\.coalesced).reduce(0, +)
+        report.uartLinesLost =
+            service.output.channelStatistics.map(\.dropped).reduce(0, +)
             + ((service.output.channels.first { $0.name.hasPrefix("uart") }?.sink as? UARTSink)?.droppedLines ?? 0)
         report.seconds = Date().timeIntervalSince(started)
 

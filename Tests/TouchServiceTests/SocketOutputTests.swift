@@ -1,6 +1,6 @@
-import TouchComposition
 import BoardConfig
 import Foundation
+import TouchComposition
 import TouchCore
 import TouchService
 import XCTest
@@ -54,7 +54,9 @@ final class SocketTestClient {
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
         let r = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         if r != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }

@@ -1,7 +1,7 @@
-import TouchComposition
 import BoardConfig
-import SystemPackage
 import Foundation
+import SystemPackage
+import TouchComposition
 import TouchCore
 import TouchLinux
 import TouchOutputs
@@ -44,7 +44,8 @@ final class StalledStdoutTests: XCTestCase {
         let pipe = try DescriptorPipe()
         try fillPipe(pipe.writeEnd.descriptor)
         var logs: [String] = []
-        let sink = StandardOutputSink(descriptor: pipe.writeEnd.descriptor, mode: .nonBlocking, log: { logs.append($0) })
+        let sink = StandardOutputSink(
+            descriptor: pipe.writeEnd.descriptor, mode: .nonBlocking, log: { logs.append($0) })
         let clock = ManualClock()
         let gpio = SimulatedGPIO(chips: ["sim": 8], clock: clock.read)
         let service = try Service(board: board, logger: quietLogger, stdout: sink, gpio: gpio, clock: clock.read)
@@ -71,7 +72,8 @@ final class StalledStdoutTests: XCTestCase {
     func testNonBlockingSinkLosesWholeLinesAndRecovers() throws {
         let pipe = try DescriptorPipe()
         var logs: [String] = []
-        let sink = StandardOutputSink(descriptor: pipe.writeEnd.descriptor, mode: .nonBlocking, log: { logs.append($0) })
+        let sink = StandardOutputSink(
+            descriptor: pipe.writeEnd.descriptor, mode: .nonBlocking, log: { logs.append($0) })
         let line = Array(("{\"t_us\":" + String(repeating: "7", count: 90) + "}\n").utf8)  // 100 bytes
         for _ in 0..<5_000 { sink.write(line) }  // 500 KB into a 64 KB pipe
         XCTAssertGreaterThan(sink.failedLines, 0)
@@ -108,7 +110,8 @@ final class StalledStdoutTests: XCTestCase {
         signal(SIGPIPE, SIG_IGN)
         var pipe = try DescriptorPipe()
         var logs: [String] = []
-        let sink = StandardOutputSink(descriptor: pipe.writeEnd.descriptor, mode: .nonBlocking, log: { logs.append($0) })
+        let sink = StandardOutputSink(
+            descriptor: pipe.writeEnd.descriptor, mode: .nonBlocking, log: { logs.append($0) })
         sink.write(Array("a\n".utf8))
         var readEnd = DescriptorHandle(adopting: -1)
         swap(&readEnd, &pipe.readEnd)

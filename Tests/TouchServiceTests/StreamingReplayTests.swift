@@ -1,6 +1,6 @@
-import TouchComposition
 import BoardConfig
 import Gestures
+import TouchComposition
 import TouchCore
 import TouchOutputs
 import TouchService
@@ -33,7 +33,8 @@ final class StreamingReplayTests: XCTestCase {
         let path = repositoryRoot.appendingPathComponent("data/unistroke/s02.jsonl").path
         let board = try BoardLoader.parse(ReplayGoldenTests.board, file: "golden.toml", directory: "/")
         let parsed = Lines()
-        Replay.run(trace: try TraceReader.read(path: path), engine: try EngineBuilder.build(board), delivery: true,
+        Replay.run(
+            trace: try TraceReader.read(path: path), engine: try EngineBuilder.build(board), delivery: true,
             output: parsed)
         let streamed = Lines()
         let frames = try Replay.run(

@@ -1,7 +1,7 @@
-import TouchComposition
 import BoardConfig
 import Gestures
 import MallocInterposerSwift
+import TouchComposition
 import TouchCore
 import TouchRing
 import TouchService
@@ -13,7 +13,9 @@ import XCTest
 final class StrokeAllocationTests: XCTestCase {
     override func setUpWithError() throws {
         #if DEBUG
-            throw XCTSkip("allocation counts are measured on optimized code: run `swift test -c release -Xswiftc -enable-testing`")
+            throw XCTSkip(
+                "allocation counts are measured on optimized code: run `swift test -c release -Xswiftc -enable-testing`"
+            )
         #endif
     }
 

@@ -1,7 +1,7 @@
-import TouchComposition
 import BoardConfig
 import Foundation
 import Gestures
+import TouchComposition
 import TouchCore
 import TouchOutputs
 import TouchService
@@ -44,8 +44,10 @@ final class StrokeTests: XCTestCase {
                 }
             }
         }
-        total = StrokeConfusion(templateNames: try StrokeTemplateSet(
-            StrokeLearning.templates(frames: try trace("s01").frames, labels: try labels("s01"), name: nil)).names)
+        total = StrokeConfusion(
+            templateNames: try StrokeTemplateSet(
+                StrokeLearning.templates(frames: try trace("s01").frames, labels: try labels("s01"), name: nil)
+            ).names)
         for (t, p) in rows { total.add(truth: t, predicted: p) }
         return total
     }

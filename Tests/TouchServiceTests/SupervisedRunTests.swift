@@ -1,5 +1,5 @@
-import TouchComposition
 import Foundation
+import TouchComposition
 import XCTest
 
 #if canImport(Glibc)
@@ -8,42 +8,18 @@ import XCTest
 
 /// `touchwire run` as systemd starts it (`Type=notify`, `WatchdogSec=`, `RuntimeDirectory=`),
 /// reloaded with SIGHUP; `touchwire status --prometheus`; `touchwire --version`.
-final class SupervisedRunTests: XCTestCase {
-    /// The `touchwire` executable built next to the test bundle.
-    var executable: URL {
-        let bundle = Bundle(for: SupervisedRunTests.self).bundleURL
-        let candidates = [bundle, bundle.deletingLastPathComponent(), bundle.appendingPathComponent("debug")]
-        return candidates.map { $0.appendingPathComponent("touchwire") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-            ?? bundle.appendingPathComponent("touchwire")
-    }
-
-    /// Runs touchwire to completion: (status, stdout, stderr).
-    func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-    }
-
+final class SupervisedRunTests: XCTestCase, TouchwireCommandLine {
     func testNotifyReloadStatusAndPrometheusFilesAsUnderSystemd() throws {
         let dir = try makeTemporaryDirectory(self)
         let runtime = dir.appendingPathComponent("run")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
         let prom = dir.appendingPathComponent("touchwire.prom").path
         let file = dir.appendingPathComponent("board.toml")
-        let good = simulatedBoardText(script: "demo", recognizers: ["tap", "pan"]) + """
-            [metrics]
-            prometheus_file = "\(prom)"
-            """
+        let good =
+            simulatedBoardText(script: "demo", recognizers: ["tap", "pan"]) + """
+                [metrics]
+                prometheus_file = "\(prom)"
+                """
         try good.write(to: file, atomically: true, encoding: .utf8)
         let listener = try NotifyListener(path: dir.appendingPathComponent("notify").path)
 
@@ -61,9 +37,10 @@ final class SupervisedRunTests: XCTestCase {
         try process.run()
         defer { if process.isRunning { process.terminate() } }
 
-        var got = listener.receive(until: { m in
-            m.contains { $0.hasPrefix("READY=1") } && m.contains("WATCHDOG=1")
-        }, seconds: 60)
+        var got = listener.receive(
+            until: { m in
+                m.contains { $0.hasPrefix("READY=1") } && m.contains("WATCHDOG=1")
+            }, seconds: 60)
         XCTAssertTrue(got.contains { $0.hasPrefix("READY=1") }, "\(got)")
         XCTAssertTrue(got.contains("WATCHDOG=1"), "\(got)")
 

@@ -1,5 +1,5 @@
-import TouchComposition
 import Foundation
+import TouchComposition
 import XCTest
 
 /// The packaged systemd unit (tools/debian/touchwire.service), rated by systemd's own analyzer.

@@ -1,12 +1,12 @@
 /// Why a board file could not be edited.
-public struct BoardEditError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct BoardEditError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// Text-level edits of a board file that keep everything else byte for byte: comments, blank
 /// lines, key order, spacing and line endings.
-public enum BoardFileEditor {
+package enum BoardFileEditor {
     /// `text` with `[controller]`'s `calibration` set to `array` (TOML text such as
     /// `[1, 0, 0, 0, 1, 0, 1]`).
     ///
@@ -17,7 +17,7 @@ public enum BoardFileEditor {
     ///   key/value line (before the blank lines and comments that lead into the next section).
     ///
     /// Fails when there is no `[controller]` table header, or the existing value is not an array.
-    public static func settingCalibration(_ array: String, in text: String) throws(BoardEditError) -> String {
+    package static func settingCalibration(_ array: String, in text: String) throws(BoardEditError) -> String {
         let newline = text.contains("\r\n") ? "\r\n" : "\n"
         var lines = splitLines(text)
         guard let header = lines.firstIndex(where: { tableHeader($0.content) == "controller" }) else {

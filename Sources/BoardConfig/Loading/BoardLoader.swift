@@ -8,10 +8,10 @@
 ///
 /// Either the whole board is valid and a `BoardDescription` comes back, or a `BoardFileError`
 /// lists every issue found — never a half-configured board. Never traps on any input.
-public enum BoardLoader {
+package enum BoardLoader {
     /// Reads and validates the board file at `path`. Relative trace paths are resolved
     /// against the file's directory; issues name the file as `path` was given.
-    public static func load(path: String) throws(BoardFileError) -> BoardDescription {
+    package static func load(path: String) throws(BoardFileError) -> BoardDescription {
         var log = IssueLog(file: path)
         if let problem = SimulationReader.unreadableReason(path) {
             log.add("", "cannot read board file: it \(problem)")
@@ -19,7 +19,8 @@ public enum BoardLoader {
         }
         if let size = fileSize(path), size > Int64(BoardInputBounds.maximumFileBytes) {
             log.add(
-                "", "cannot read board file: it is \(size) bytes, more than the limit of "
+                "",
+                "cannot read board file: it is \(size) bytes, more than the limit of "
                     + "\(BoardInputBounds.maximumFileBytes) (BoardInputBounds.maximumFileBytes)")
             throw BoardFileError(issues: log.issues)
         }
@@ -37,7 +38,7 @@ public enum BoardLoader {
 
     /// Validates the TOML `text` of a board file. `file` names it in issues and gives the board
     /// its name (the stem); `directory` anchors relative trace paths.
-    public static func parse(_ text: String, file: String, directory: String) throws(BoardFileError)
+    package static func parse(_ text: String, file: String, directory: String) throws(BoardFileError)
         -> BoardDescription
     {
         var log = IssueLog(file: file)

@@ -86,7 +86,8 @@ enum CommandBindingReader {
         for name in names {
             guard let code = KernelKeyNames.code(name) else {
                 var message = "unknown key \"\(name)\"; key names are the kernel's (linux/input-event-codes.h)"
-                let guess = name.uppercased().hasPrefix("KEY_") || name.uppercased().hasPrefix("BTN_")
+                let guess =
+                    name.uppercased().hasPrefix("KEY_") || name.uppercased().hasPrefix("BTN_")
                     ? name.uppercased() : "KEY_" + name.uppercased()
                 if KernelKeyNames.code(guess) != nil {
                     message += " (did you mean \"\(guess)\"?)"

@@ -8,13 +8,17 @@ enum EvdevKeys {
         switch (device, name, bus) {
         case (nil, nil, "sim"?): return .simulated
         case (_, _, let b?):
-            log.add(r.keyPath("bus"), "chip = \"evdev\" takes device = \"/dev/input/…\" or name = \"…\"; "
-                + "bus may only be \"sim\", got \"\(b)\"")
+            log.add(
+                r.keyPath("bus"),
+                "chip = \"evdev\" takes device = \"/dev/input/…\" or name = \"…\"; "
+                    + "bus may only be \"sim\", got \"\(b)\"")
             return nil
         case (let d?, nil, nil):
             guard d.hasPrefix("/") else {
-                log.add(r.keyPath("device"), "must be an absolute path such as \"/dev/input/event0\" or "
-                    + "\"/dev/input/by-path/…\", got \"\(d)\"")
+                log.add(
+                    r.keyPath("device"),
+                    "must be an absolute path such as \"/dev/input/event0\" or "
+                        + "\"/dev/input/by-path/…\", got \"\(d)\"")
                 return nil
             }
             return .input(.path(d))
@@ -29,8 +33,9 @@ enum EvdevKeys {
             return nil
         case (nil, nil, nil):
             log.add(
-                r.keyPath("device"), "missing: chip = \"evdev\" needs device = \"/dev/input/…\" or name = \"…\" "
-                + "(touchwire probe lists the touchscreens)")
+                r.keyPath("device"),
+                "missing: chip = \"evdev\" needs device = \"/dev/input/…\" or name = \"…\" "
+                    + "(touchwire probe lists the touchscreens)")
             return nil
         }
     }

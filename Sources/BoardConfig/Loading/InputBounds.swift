@@ -5,24 +5,24 @@ import Gestures
 ///
 /// Each bound is far above what a real board needs (a handful of regions, a dozen recognizers)
 /// and is reported as one issue naming the limit. `docs/RELIABILITY.md` lists them.
-public enum BoardInputBounds {
+package enum BoardInputBounds {
     /// The largest board file read, in bytes (1 MiB). Checked before the file is read.
-    public static let maximumFileBytes = 1 << 20
+    package static let maximumFileBytes = 1 << 20
     /// The most parts of one dotted key or table header (`a.b.c` has 3).
-    public static let maximumKeyParts = 32
+    package static let maximumKeyParts = 32
     /// The deepest nesting of arrays and inline tables (`[[[1]]]` is 3).
-    public static let maximumNesting = 32
+    package static let maximumNesting = 32
     /// The most `[[region]]`s.
-    public static let maximumRegions = 1024
+    package static let maximumRegions = 1024
     /// The most `[[recognizer]]`s: the gesture engine's own limit (`GestureEngine.maximumRecognizers`).
-    public static var maximumRecognizers: Int { GestureEngine.maximumRecognizers }
+    package static var maximumRecognizers: Int { GestureEngine.maximumRecognizers }
     /// The most `[[output]]`s.
-    public static let maximumOutputs = 32
+    package static let maximumOutputs = 32
     /// The most `[[binding]]`s.
-    public static let maximumBindings = 1024
+    package static let maximumBindings = 1024
     /// Longest text of a value, name or key path quoted back in an issue, in characters; longer
     /// text is cut in the middle so an issue stays one readable line.
-    public static let maximumQuotedCharacters = 160
+    package static let maximumQuotedCharacters = 160
 }
 
 /// `text` as one printable line of at most `limit` characters: control characters (newlines,

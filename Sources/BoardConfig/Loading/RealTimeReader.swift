@@ -36,7 +36,8 @@ enum RealTimeReader {
                     }
                 }
             } else {
-                log.add(r.keyPath("cpus"), "expected an array of CPU numbers such as [1] or [2, 3], got \(node.typeName)")
+                log.add(
+                    r.keyPath("cpus"), "expected an array of CPU numbers such as [1] or [2, 3], got \(node.typeName)")
             }
             d.cpus = cpus
         }

@@ -1,9 +1,10 @@
+import Gestures
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import Gestures
 
 /// Reads the keys of `kind = "stroke"` and loads its template file (`docs/strokes.md`): an
 /// unreadable or malformed file is one issue naming the key, the file and the line.

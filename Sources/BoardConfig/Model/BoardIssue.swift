@@ -2,19 +2,19 @@
 ///
 /// `description` is one line, `FILE[:LINE]: KEYPATH: MESSAGE`, e.g.
 /// `boards/x.toml: recognizer[1] "double-tap".taps: must be ≥ 1, got 0`.
-public struct BoardIssue: Sendable, Equatable, CustomStringConvertible {
+package struct BoardIssue: Sendable, Equatable, CustomStringConvertible {
     /// The board file as the caller named it (e.g. `boards/x.toml`).
-    public var file: String
+    package var file: String
     /// Where in the document: `panel.width`, `recognizer[2] "tap".max_interval_ms`; empty for the whole file.
-    public var keyPath: String
+    package var keyPath: String
     /// The 1-based line, when known (TOML syntax errors).
-    public var line: Int?
+    package var line: Int?
     /// The 1-based column, when known (TOML syntax errors).
-    public var column: Int?
+    package var column: Int?
     /// What is wrong, in plain words.
-    public var message: String
+    package var message: String
 
-    public init(file: String, keyPath: String, line: Int? = nil, column: Int? = nil, message: String) {
+    package init(file: String, keyPath: String, line: Int? = nil, column: Int? = nil, message: String) {
         self.file = file
         self.keyPath = keyPath
         self.line = line
@@ -22,7 +22,7 @@ public struct BoardIssue: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         var s = file
         if let line {
             s += ":\(line)"
@@ -37,11 +37,11 @@ public struct BoardIssue: Sendable, Equatable, CustomStringConvertible {
 /// Why a board file was rejected: every issue found, in document order, never just the first.
 ///
 /// `description` prints one line per issue.
-public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// At least one issue.
-    public var issues: [BoardIssue]
+    package var issues: [BoardIssue]
 
-    public init(issues: [BoardIssue]) { self.issues = issues }
+    package init(issues: [BoardIssue]) { self.issues = issues }
 
-    public var description: String { issues.map(\.description).joined(separator: "\n") }
+    package var description: String { issues.map(\.description).joined(separator: "\n") }
 }

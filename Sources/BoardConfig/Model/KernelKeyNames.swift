@@ -1,12 +1,12 @@
 /// The kernel's key names (`KEY_…`, `BTN_…` of `linux/input-event-codes.h`, a stable ABI) and
 /// their codes, for `action = "key"` bindings. Aliases the header defines (`KEY_MUTE`, …) are
 /// included under every name the header gives.
-public enum KernelKeyNames {
+package enum KernelKeyNames {
     /// The code of `name` ("KEY_LEFTMETA" → 125), nil when the kernel has no such key.
-    public static func code(_ name: String) -> Int? { table[name] }
+    package static func code(_ name: String) -> Int? { table[name] }
 
     /// Every name, sorted (for suggestions).
-    public static var allNames: [String] { table.keys.sorted() }
+    package static var allNames: [String] { table.keys.sorted() }
 
     static let table: [String: Int] = [
         "KEY_ESC": 1,

@@ -1,0 +1,58 @@
+import Foundation
+import XCTest
+
+/// What one run of the `touchwire` executable did.
+struct TouchwireRun {
+    var status: Int32
+    /// True when it ended on a signal (a trap), not an exit.
+    var signalled: Bool
+    var stdout: String
+    var stderr: String
+}
+
+/// The `touchwire` executable as a user runs it, for the command-line tests: found next to the
+/// test bundle (where `swift build` puts it), run to completion with its output collected.
+protocol TouchwireCommandLine {}
+
+extension TouchwireCommandLine {
+    /// The executable built next to the test bundle.
+    var executable: URL { touchwireExecutable }
+
+    /// The shipped simulated demo board.
+    var demoBoard: String { repositoryRoot.appendingPathComponent("boards/sim-demo.toml").path }
+
+    /// Runs touchwire with `arguments` to completion; a missing executable fails the test.
+    func run(_ arguments: [String]) throws -> TouchwireRun {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            XCTFail("touchwire was not built at \(executable.path)")
+            return TouchwireRun(status: -1, signalled: false, stdout: "", stderr: "")
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return TouchwireRun(
+            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
+            stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+}
+
+/// The `touchwire` executable next to the test bundle (or the bundle's directory, or `debug/`).
+let touchwireExecutable: URL = {
+    let bundle = Bundle(for: BundleMarker.self).bundleURL
+    let candidates = [
+        bundle, bundle.deletingLastPathComponent(), bundle.appendingPathComponent("debug"),
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+    ]
+    return candidates.map { $0.appendingPathComponent("touchwire") }
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? bundle.appendingPathComponent("touchwire")
+}()
+
+private final class BundleMarker {}
