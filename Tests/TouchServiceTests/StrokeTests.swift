@@ -26,14 +26,24 @@ final class StrokeTests: XCTestCase {
     /// Leave-one-subject-out: templates learned from two people, tested on the third, three times.
     /// With `edited`, the templates lose Wilson's misfits first (as the built-in set does).
     static func leaveOneSubjectOut(edited: Bool) throws -> StrokeConfusion {
-        var total = StrokeConfusion(templateNames: [])
+        try heldOut(folds: subjects.map { held in (subjects.filter { $0 != held }, held) }, edited: edited)
+    }
+
+    /// The harder protocol: templates from one person, tested on each of the two others (six pairs).
+    static func trainedOnOnePerson() throws -> StrokeConfusion {
+        try heldOut(folds: subjects.flatMap { t in subjects.filter { $0 != t }.map { ([t], $0) } }, edited: true)
+    }
+
+    /// Each fold: templates from `training`, every stroke of `held` replayed through the real
+    /// recognizer; the confusions added up.
+    static func heldOut(folds: [(training: [String], held: String)], edited: Bool) throws -> StrokeConfusion {
         var rows: [(String, String?)] = []
-        for held in subjects {
+        for (training, held) in folds {
             var templates: [StrokeTemplate] = []
-            for s in subjects where s != held {
+            for s in training {
                 templates += StrokeLearning.templates(frames: try trace(s).frames, labels: try labels(s), name: nil)
             }
-            XCTAssertEqual(templates.count, 960)
+            XCTAssertEqual(templates.count, 480 * training.count)
             let set = try StrokeTemplateSet(edited ? StrokeLearning.edited(templates).templates : templates)
             let t = try trace(held)
             let c = StrokeLearning.evaluate(
@@ -44,7 +54,7 @@ final class StrokeTests: XCTestCase {
                 }
             }
         }
-        total = StrokeConfusion(templateNames: try StrokeTemplateSet(
+        var total = StrokeConfusion(templateNames: try StrokeTemplateSet(
             StrokeLearning.templates(frames: try trace("s01").frames, labels: try labels("s01"), name: nil)).names)
         for (t, p) in rows { total.add(truth: t, predicted: p) }
         return total
@@ -65,6 +75,30 @@ final class StrokeTests: XCTestCase {
         let alarms = c.falseAlarms(of: "check")
         XCTAssertEqual(alarms.others, 1350)
         XCTAssertLessThanOrEqual(alarms.count, 3, "checkmarks reported for the other 15 shapes (≤ 1 % is the goal)")
+    }
+
+    /// Templates from a single person, tested on another (six pairs): the figures docs/strokes.md
+    /// states, 2,810 of 2,880 (97.57 %); checks 180/180 with 6 false alarms of 2,700.
+    func testTrainedOnOnePersonTestedOnAnother() throws {
+        let c = try Self.trainedOnOnePerson()
+        print(c.report)
+        let (hits, total) = c.accuracy
+        XCTAssertEqual(total, 2880)
+        XCTAssertGreaterThanOrEqual(hits, 2810, "accuracy on another person")
+        XCTAssertEqual(c.recall(of: "check").hits, 180, "checkmark recall on another person")
+        let alarms = c.falseAlarms(of: "check")
+        XCTAssertEqual(alarms.others, 2700)
+        XCTAssertLessThanOrEqual(alarms.count, 6, "checkmarks reported for the other 15 shapes")
+    }
+
+        /// Without editing the templates (every stroke a template) held-out accuracy is the same,
+    /// 1,426/1,440: since a check and a v are told apart by where they begin, the misfits that
+    /// editing drops no longer cost a held-out stroke. Editing must not cost one either.
+    func testEditingTheTemplatesCostsHeldOutSubjectsNothing() throws {
+        let plain = try Self.leaveOneSubjectOut(edited: false).accuracy.hits
+        let edited = try Self.leaveOneSubjectOut(edited: true).accuracy.hits
+        XCTAssertGreaterThanOrEqual(plain, 1426, "every stroke a template")
+        XCTAssertGreaterThanOrEqual(edited, plain)
     }
 
     // MARK: rejection
