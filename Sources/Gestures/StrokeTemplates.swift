@@ -38,8 +38,9 @@ public struct StrokeTemplateSet: Sendable, Equatable {
     /// A `check` begins with a short down leg (mid-height: UIKit's checkmark is a down-stroke then
     /// a longer up-stroke), a `v` at the top of its two equal legs. Measured on the shipped people
     /// (`docs/strokes.md`): a check begins 0.46–0.79 down its box, a v 0.00–0.45; the threshold
-    /// leans towards the v side because a missed check costs more than a v taken for one.
-    public static let startDepthRules = [StartDepthRule(deeper: "check", shallower: "v", threshold: 0.4)]
+    /// leans towards the v side because a missed check costs more than a v taken for one (and a
+    /// check with a long down leg, like S2's 100 px down then 240 px up, begins 0.375 down).
+    public static let startDepthRules = [StartDepthRule(deeper: "check", shallower: "v", threshold: 0.35)]
 
     struct ResolvedDepthRule: Sendable, Equatable {
         var deeper: Int
