@@ -1,9 +1,10 @@
+import TouchCore
+
 #if canImport(Glibc)
     import Glibc
 #else
     import Foundation
 #endif
-import TouchCore
 
 /// The normalised form of one stroke that templates and candidates are compared in, and the
 /// distance between two of them. Pure functions on caller-owned buffers: nothing allocates.
@@ -18,7 +19,7 @@ import TouchCore
 ///   proportions instead of blowing its width up into noise); compared point by point.
 ///
 /// `distance = protractorAngle + boxWeight × mean point distance`; `score = max(0, 1 − distance)`.
-/// The shape also keeps its start depth (`startDepth`), which tells a `check` from a `v`
+/// The shape also keeps its start depth (`startDepthOffset`), which tells a `check` from a `v`
 /// (`StrokeTemplateSet.nearest`). Chosen by leave-one-subject-out accuracy on the shipped $1 logs
 /// (`docs/strokes.md`).
 public enum StrokeShape {
@@ -51,10 +52,15 @@ public enum StrokeShape {
         precondition(out.count >= stride && scratch.count >= 2 * n, "StrokeShape.prepare: buffers too small")
         guard resample(points, count: n, into: scratch) else { return false }
         // Protractor vector.
-        var cx = 0.0, cy = 0.0
-        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+        var cx = 0.0
+        var cy = 0.0
+        var minX = Double.infinity
+        var maxX = -Double.infinity
+        var minY = Double.infinity
+        var maxY = -Double.infinity
         for k in 0..<n {
-            let x = scratch[2 * k], y = scratch[2 * k + 1]
+            let x = scratch[2 * k]
+            let y = scratch[2 * k + 1]
             cx += x
             cy += y
             minX = min(minX, x)
@@ -66,7 +72,8 @@ public enum StrokeShape {
         cy /= Double(n)
         var norm = 0.0
         for k in 0..<n {
-            let x = scratch[2 * k] - cx, y = scratch[2 * k + 1] - cy
+            let x = scratch[2 * k] - cx
+            let y = scratch[2 * k + 1] - cy
             out[2 * k] = x
             out[2 * k + 1] = y
             norm += x * x + y * y
@@ -76,8 +83,10 @@ public enum StrokeShape {
         for k in 0..<(2 * n) { out[k] /= norm }
         // Box form.
         let larger = max(maxX - minX, maxY - minY)
-        let w = max(maxX - minX, thinFraction * larger), h = max(maxY - minY, thinFraction * larger)
-        let mx = (minX + maxX) / 2, my = (minY + maxY) / 2
+        let w = max(maxX - minX, thinFraction * larger)
+        let h = max(maxY - minY, thinFraction * larger)
+        let mx = (minX + maxX) / 2
+        let my = (minY + maxY) / 2
         for k in 0..<n {
             out[2 * n + 2 * k] = (scratch[2 * k] - mx) / w
             out[2 * n + 2 * k + 1] = (scratch[2 * k + 1] - my) / h
@@ -105,7 +114,8 @@ public enum StrokeShape {
         var travelled = 0.0  // path length up to points[i-1]
         var i = 1
         while i < points.count && written < n - 1 {
-            let a = points[i - 1], b = points[i]
+            let a = points[i - 1]
+            let b = points[i]
             let segment = a.distance(to: b)
             while written < n - 1 && segment > 0 && Double(written) * step <= travelled + segment {
                 let t = (Double(written) * step - travelled) / segment
@@ -152,9 +162,13 @@ public enum StrokeShape {
         -> Double
     {
         let n = sampleCount
-        var dot = 0.0, cross = 0.0
+        var dot = 0.0
+        var cross = 0.0
         for k in 0..<n {
-            let ax = a[2 * k], ay = a[2 * k + 1], bx = b[2 * k], by = b[2 * k + 1]
+            let ax = a[2 * k]
+            let ay = a[2 * k + 1]
+            let bx = b[2 * k]
+            let by = b[2 * k + 1]
             dot += ax * bx + ay * by
             cross += ax * by - ay * bx
         }
@@ -169,7 +183,8 @@ public enum StrokeShape {
         var k = n
         while k < 2 * n {
             for j in k..<(k + 8) {
-                let dx = a[2 * j] - b[2 * j], dy = a[2 * j + 1] - b[2 * j + 1]
+                let dx = a[2 * j] - b[2 * j]
+                let dy = a[2 * j + 1] - b[2 * j + 1]
                 box += (dx * dx + dy * dy).squareRoot()
             }
             if box >= limit { return bound }

@@ -1,6 +1,6 @@
-import TouchComposition
 import BoardConfig
 import Gestures
+import TouchComposition
 import TouchOutputs
 import TouchService
 import TouchTrace

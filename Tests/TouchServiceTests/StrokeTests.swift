@@ -1,7 +1,7 @@
-import TouchComposition
 import BoardConfig
 import Foundation
 import Gestures
+import TouchComposition
 import TouchCore
 import TouchOutputs
 import TouchService
@@ -54,8 +54,10 @@ final class StrokeTests: XCTestCase {
                 }
             }
         }
-        var total = StrokeConfusion(templateNames: try StrokeTemplateSet(
-            StrokeLearning.templates(frames: try trace("s01").frames, labels: try labels("s01"), name: nil)).names)
+        var total = StrokeConfusion(
+            templateNames: try StrokeTemplateSet(
+                StrokeLearning.templates(frames: try trace("s01").frames, labels: try labels("s01"), name: nil)
+            ).names)
         for (t, p) in rows { total.add(truth: t, predicted: p) }
         return total
     }
@@ -91,7 +93,7 @@ final class StrokeTests: XCTestCase {
         XCTAssertLessThanOrEqual(alarms.count, 8, "checkmarks reported for the other 15 shapes")
     }
 
-        /// Without editing the templates (every stroke a template) held-out accuracy is the same,
+    /// Without editing the templates (every stroke a template) held-out accuracy is the same,
     /// 1,425/1,440: since a check and a v are told apart by where they begin, the misfits that
     /// editing drops no longer cost a held-out stroke. Editing must not cost one either.
     func testEditingTheTemplatesCostsHeldOutSubjectsNothing() throws {
@@ -206,7 +208,8 @@ final class StrokeTests: XCTestCase {
     /// A v drawn by program: two equal legs from the top. Its tilted twin, whose left leg is cut
     /// short so that it starts at mid-height, is a check: where a stroke begins tells them apart.
     func testWhereTheStrokeBeginsTellsACheckFromAV() {
-        let v: [Point] = (0...20).map { i in Point(x: 100 + 3 * Double(i), y: 100 + 7 * Double(i)) }
+        let v: [Point] =
+            (0...20).map { i in Point(x: 100 + 3 * Double(i), y: 100 + 7 * Double(i)) }
             + (1...20).map { i in Point(x: 160 + 3 * Double(i), y: 240 - 7 * Double(i)) }
         let shortLeft = Array(v.dropFirst(11))
         var names: [String] = []
@@ -239,11 +242,14 @@ final class StrokeTests: XCTestCase {
         }
         func reference(_ a: [Double], _ b: [Double]) -> Double {
             let n = StrokeShape.sampleCount
-            var dot = 0.0, cross = 0.0, box = 0.0
+            var dot = 0.0
+            var cross = 0.0
+            var box = 0.0
             for k in 0..<n {
                 dot += a[2 * k] * b[2 * k] + a[2 * k + 1] * b[2 * k + 1]
                 cross += a[2 * k] * b[2 * k + 1] - a[2 * k + 1] * b[2 * k]
-                let dx = a[2 * n + 2 * k] - b[2 * n + 2 * k], dy = a[2 * n + 2 * k + 1] - b[2 * n + 2 * k + 1]
+                let dx = a[2 * n + 2 * k] - b[2 * n + 2 * k]
+                let dy = a[2 * n + 2 * k + 1] - b[2 * n + 2 * k + 1]
                 box += (dx * dx + dy * dy).squareRoot()
             }
             let angle = min(max(atan2(cross, dot), -Double.pi / 4), Double.pi / 4)

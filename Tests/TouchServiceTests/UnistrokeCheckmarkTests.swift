@@ -1,9 +1,9 @@
 import Foundation
 import Gestures
+import TouchComposition
 import TouchCore
 import TouchOutputs
 import TouchService
-import TouchComposition
 import TouchTrace
 import XCTest
 
@@ -24,7 +24,10 @@ final class UnistrokeCheckmarkTests: XCTestCase {
             let path = data.appendingPathComponent("\(s)-labels.csv").path
             labels[s] = try StrokeLearning.parseLabels(String(contentsOfFile: path, encoding: .utf8), file: path)
         }
-        var checks = 0, hits = 0, others = 0, falseAlarms = 0
+        var checks = 0
+        var hits = 0
+        var others = 0
+        var falseAlarms = 0
         for held in subjects {
             var templates: [StrokeTemplate] = []
             for s in subjects where s != held {
