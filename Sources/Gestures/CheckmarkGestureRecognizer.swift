@@ -6,8 +6,10 @@ import TouchCore
 ///
 /// A checkmark is the stroke `check` of the built-in template set: the stroke is compared with
 /// all sixteen shapes of the $1 study and is a checkmark only when `check` is the nearest
-/// (`StrokeGestureRecognizer`), so a `v` or a square root is not mistaken for one. Measured
-/// leave-one-subject-out on the $1 unistroke logs — see `docs/strokes.md`.
+/// (`StrokeGestureRecognizer`), so a square root or a caret is not mistaken for one; between a
+/// `check` and a `v`, where the stroke begins decides (`StrokeTemplateSet.startDepthRules`: a
+/// check starts part-way down, a v at the top). Measured on held-out people of the $1 unistroke
+/// logs — see `docs/strokes.md`.
 open class CheckmarkGestureRecognizer: StrokeGestureRecognizer {
     /// Where the up-stroke begins, in panel pixels.
     public private(set) var midPoint: Point = .zero

@@ -19,14 +19,23 @@ import TouchCore
 ///   proportions instead of blowing its width up into noise); compared point by point.
 ///
 /// `distance = protractorAngle + boxWeight × mean point distance`; `score = max(0, 1 − distance)`.
-/// Chosen by leave-one-subject-out accuracy on the shipped $1 logs (`docs/strokes.md`).
+/// The shape also keeps its start depth (`startDepthOffset`), which tells a `check` from a `v`
+/// (`StrokeTemplateSet.nearest`). Chosen by leave-one-subject-out accuracy on the shipped $1 logs
+/// (`docs/strokes.md`).
 public enum StrokeShape {
     /// Points per resampled stroke.
-    public static let sampleCount = 32
-    /// Doubles in one prepared shape: the Protractor vector then the box form, x and y interleaved.
-    public static let stride = 4 * sampleCount
+    public static let sampleCount = 32  // a multiple of 8 (`distance` sums the box form in eights)
+    /// Doubles in one prepared shape: the Protractor vector then the box form, x and y interleaved,
+    /// then the start depth.
+    public static let stride = 4 * sampleCount + 1
+    /// Offset of the start depth in a prepared shape: how far down its bounding box the stroke
+    /// begins, 0 (top edge; y grows downwards on a panel) to 1 (bottom edge).
+    public static let startDepthOffset = 4 * sampleCount
     /// Largest rotation the Protractor comparison may apply, radians (45°).
     public static let maximumRotation = Double.pi / 4
+    @usableFromInline static let tanMaximumRotation = tan(maximumRotation)
+    @usableFromInline static let cosMaximumRotation = cos(maximumRotation)
+    @usableFromInline static let sinMaximumRotation = sin(maximumRotation)
     /// Weight of the box-form distance.
     public static let boxWeight = 0.5
     /// The smaller box extent is taken as at least this fraction of the larger.
@@ -82,6 +91,7 @@ public enum StrokeShape {
             out[2 * n + 2 * k] = (scratch[2 * k] - mx) / w
             out[2 * n + 2 * k + 1] = (scratch[2 * k + 1] - my) / h
         }
+        out[startDepthOffset] = maxY > minY ? (scratch[1] - minY) / (maxY - minY) : 0.5
         return true
     }
 
@@ -137,6 +147,20 @@ public enum StrokeShape {
     /// The distance between two prepared shapes (0 for identical ones).
     @inlinable
     public static func distance(_ a: UnsafePointer<Double>, _ b: UnsafePointer<Double>) -> Double {
+        distance(a, b, unlessAtLeast: .infinity)
+    }
+
+    /// The distance between two prepared shapes, or any value ≥ `bound` as soon as the distance
+    /// is known to reach `bound` (early abandoning: a template that cannot beat the best so far
+    /// costs the Protractor sum and part of the box sum).
+    ///
+    /// The bounded best rotation needs no trigonometry: with unit vectors, `dot` and `cross`,
+    /// the best unbounded rotation gives `cos = √(dot² + cross²)`; when that rotation exceeds
+    /// `maximumRotation` (`|cross| > dot × tan max`), the bound gives `cos = dot cos max + |cross| sin max`.
+    @inlinable
+    public static func distance(_ a: UnsafePointer<Double>, _ b: UnsafePointer<Double>, unlessAtLeast bound: Double)
+        -> Double
+    {
         let n = sampleCount
         var dot = 0.0
         var cross = 0.0
@@ -148,15 +172,25 @@ public enum StrokeShape {
             dot += ax * bx + ay * by
             cross += ax * by - ay * bx
         }
-        let angle = Swift.min(Swift.max(atan2(cross, dot), -maximumRotation), maximumRotation)
-        let c = Swift.min(Swift.max(dot * cos(angle) + cross * sin(angle), -1), 1)
+        let c0 =
+            abs(cross) <= dot * tanMaximumRotation
+            ? (dot * dot + cross * cross).squareRoot() : dot * cosMaximumRotation + abs(cross) * sinMaximumRotation
+        let angle = acos(Swift.min(Swift.max(c0, -1), 1))
+        if angle >= bound { return angle }
+        // The box sum may stop once it alone reaches what the bound leaves.
+        let limit = (bound - angle) * Double(n) / boxWeight
         var box = 0.0
-        for k in n..<(2 * n) {
-            let dx = a[2 * k] - b[2 * k]
-            let dy = a[2 * k + 1] - b[2 * k + 1]
-            box += (dx * dx + dy * dy).squareRoot()
+        var k = n
+        while k < 2 * n {
+            for j in k..<(k + 8) {
+                let dx = a[2 * j] - b[2 * j]
+                let dy = a[2 * j + 1] - b[2 * j + 1]
+                box += (dx * dx + dy * dy).squareRoot()
+            }
+            if box >= limit { return bound }
+            k += 8
         }
-        return acos(c) + boxWeight * box / Double(n)
+        return angle + boxWeight * box / Double(n)
     }
 
     /// The score reported for a distance: 1 for a perfect match, falling to 0.

@@ -23,6 +23,30 @@ public struct StrokeTemplateSet: Sendable, Equatable {
     public let gestureOfTemplate: [Int]
     /// `count × StrokeShape.stride` doubles.
     let shapes: [Double]
+    /// The start-depth rules (`startDepthRules`) whose two gestures are both in `names`, by index.
+    let depthRules: [ResolvedDepthRule]
+
+    /// Two gestures that a template matcher confuses across people but that differ in where the
+    /// stroke begins: when the nearest template is either, the stroke's start depth
+    /// (`StrokeShape.startDepthOffset`) decides — `deeper` from `threshold` down, else `shallower`.
+    public struct StartDepthRule: Sendable, Equatable {
+        public var deeper: String
+        public var shallower: String
+        public var threshold: Double
+    }
+
+    /// A `check` begins with a short down leg (mid-height: UIKit's checkmark is a down-stroke then
+    /// a longer up-stroke), a `v` at the top of its two equal legs. Measured on the shipped people
+    /// (`docs/strokes.md`): a check begins 0.46–0.79 down its box, a v 0.00–0.45; the threshold
+    /// leans towards the v side because a missed check costs more than a v taken for one (and a
+    /// check with a long down leg, like S2's 100 px down then 240 px up, begins 0.375 down).
+    public static let startDepthRules = [StartDepthRule(deeper: "check", shallower: "v", threshold: 0.35)]
+
+    struct ResolvedDepthRule: Sendable, Equatable {
+        var deeper: Int
+        var shallower: Int
+        var threshold: Double
+    }
 
     public var count: Int { gestureOfTemplate.count }
 
@@ -33,6 +57,14 @@ public struct StrokeTemplateSet: Sendable, Equatable {
         self.names = names
         self.gestureOfTemplate = gestureOfTemplate
         self.shapes = shapes
+        depthRules = Self.resolve(names)
+    }
+
+    private static func resolve(_ names: [String]) -> [ResolvedDepthRule] {
+        startDepthRules.compactMap { r in
+            guard let d = names.firstIndex(of: r.deeper), let s = names.firstIndex(of: r.shallower) else { return nil }
+            return ResolvedDepthRule(deeper: d, shallower: s, threshold: r.threshold)
+        }
     }
 
     /// Why a template cannot be prepared.
@@ -70,24 +102,34 @@ public struct StrokeTemplateSet: Sendable, Equatable {
         self.names = names
         self.gestureOfTemplate = gestures
         self.shapes = shapes
+        depthRules = Self.resolve(names)
     }
 
     /// The best template for a prepared shape: its gesture's index in `names` and the distance.
-    /// Every template competes; nil when the set is empty. Allocates nothing.
+    /// Every template competes (a template that cannot beat the best so far is abandoned early);
+    /// when the winner's gesture is one of a `startDepthRules` pair, the shape's start depth picks
+    /// which of the two it is (the distance stays the winner's). Nil when the set is empty.
+    /// Allocates nothing.
     public func nearest(_ shape: UnsafePointer<Double>) -> (gesture: Int, distance: Double)? {
         guard count > 0 else { return nil }
-        return shapes.withUnsafeBufferPointer { s in
+        let (best, bestDistance) = shapes.withUnsafeBufferPointer { s in
             var best = 0
             var bestDistance = Double.infinity
             for t in 0..<count {
-                let d = StrokeShape.distance(shape, s.baseAddress! + t * StrokeShape.stride)
+                let d = StrokeShape.distance(
+                    shape, s.baseAddress! + t * StrokeShape.stride, unlessAtLeast: bestDistance)
                 if d < bestDistance {
                     bestDistance = d
                     best = t
                 }
             }
-            return (gestureOfTemplate[best], bestDistance)
+            return (best, bestDistance)
         }
+        var gesture = gestureOfTemplate[best]
+        for r in depthRules where gesture == r.deeper || gesture == r.shallower {
+            gesture = shape[StrokeShape.startDepthOffset] >= r.threshold ? r.deeper : r.shallower
+        }
+        return (gesture, bestDistance)
     }
 
     /// The index of gesture `name` in `names`.

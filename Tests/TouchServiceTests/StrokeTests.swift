@@ -26,14 +26,24 @@ final class StrokeTests: XCTestCase {
     /// Leave-one-subject-out: templates learned from two people, tested on the third, three times.
     /// With `edited`, the templates lose Wilson's misfits first (as the built-in set does).
     static func leaveOneSubjectOut(edited: Bool) throws -> StrokeConfusion {
-        var total = StrokeConfusion(templateNames: [])
+        try heldOut(folds: subjects.map { held in (subjects.filter { $0 != held }, held) }, edited: edited)
+    }
+
+    /// The harder protocol: templates from one person, tested on each of the two others (six pairs).
+    static func trainedOnOnePerson() throws -> StrokeConfusion {
+        try heldOut(folds: subjects.flatMap { t in subjects.filter { $0 != t }.map { ([t], $0) } }, edited: true)
+    }
+
+    /// Each fold: templates from `training`, every stroke of `held` replayed through the real
+    /// recognizer; the confusions added up.
+    static func heldOut(folds: [(training: [String], held: String)], edited: Bool) throws -> StrokeConfusion {
         var rows: [(String, String?)] = []
-        for held in subjects {
+        for (training, held) in folds {
             var templates: [StrokeTemplate] = []
-            for s in subjects where s != held {
+            for s in training {
                 templates += StrokeLearning.templates(frames: try trace(s).frames, labels: try labels(s), name: nil)
             }
-            XCTAssertEqual(templates.count, 960)
+            XCTAssertEqual(templates.count, 480 * training.count)
             let set = try StrokeTemplateSet(edited ? StrokeLearning.edited(templates).templates : templates)
             let t = try trace(held)
             let c = StrokeLearning.evaluate(
@@ -44,7 +54,7 @@ final class StrokeTests: XCTestCase {
                 }
             }
         }
-        total = StrokeConfusion(
+        var total = StrokeConfusion(
             templateNames: try StrokeTemplateSet(
                 StrokeLearning.templates(frames: try trace("s01").frames, labels: try labels("s01"), name: nil)
             ).names)
@@ -52,28 +62,45 @@ final class StrokeTests: XCTestCase {
         return total
     }
 
-    /// The figure docs/strokes.md states: 1,425 of 1,440 (98.96 %) held-out strokes, sixteen
-    /// gestures (Protractor alone, the same way: 1,415, 98.26 %); checks 87/90 with 1 false alarm.
+    /// The figures docs/strokes.md states: 1,425 of 1,440 (98.96 %) held-out strokes, sixteen
+    /// gestures (Protractor alone, the same way: 1,415, 98.26 %); checks 90/90 with 4 false alarms
+    /// (v's) of 1,350. Deterministic (no clock, no randomness): the floors are the measured figures.
     func testLeaveOneSubjectOutAccuracyOnTheSixteenGestures() throws {
         let c = try Self.leaveOneSubjectOut(edited: true)
         print(c.report)
         let (hits, total) = c.accuracy
         XCTAssertEqual(total, 1440)
-        XCTAssertGreaterThanOrEqual(hits, 1420, "held-out accuracy (measured 1425/1440)")
+        XCTAssertGreaterThanOrEqual(hits, 1425, "held-out accuracy")
         let check = c.recall(of: "check")
         XCTAssertEqual(check.total, 90)
-        XCTAssertGreaterThanOrEqual(check.hits, 86, "held-out checkmark recall (measured 87/90)")
+        XCTAssertGreaterThanOrEqual(check.hits, 90, "held-out checkmark recall")
         let alarms = c.falseAlarms(of: "check")
         XCTAssertEqual(alarms.others, 1350)
-        XCTAssertLessThanOrEqual(alarms.count, 2, "checkmarks reported for the other 15 shapes (measured 1)")
+        XCTAssertLessThanOrEqual(alarms.count, 4, "checkmarks reported for the other 15 shapes (≤ 1 % is the goal)")
     }
 
-    /// Without editing the templates (every stroke a template) it does slightly worse: 1,422/1,440.
-    func testEditingTheTemplatesHelpsHeldOutSubjects() throws {
+    /// Templates from a single person, tested on another (six pairs): the figures docs/strokes.md
+    /// states, 2,808 of 2,880 (97.50 %); checks 180/180 with 8 false alarms of 2,700.
+    func testTrainedOnOnePersonTestedOnAnother() throws {
+        let c = try Self.trainedOnOnePerson()
+        print(c.report)
+        let (hits, total) = c.accuracy
+        XCTAssertEqual(total, 2880)
+        XCTAssertGreaterThanOrEqual(hits, 2808, "accuracy on another person")
+        XCTAssertEqual(c.recall(of: "check").hits, 180, "checkmark recall on another person")
+        let alarms = c.falseAlarms(of: "check")
+        XCTAssertEqual(alarms.others, 2700)
+        XCTAssertLessThanOrEqual(alarms.count, 8, "checkmarks reported for the other 15 shapes")
+    }
+
+    /// Without editing the templates (every stroke a template) held-out accuracy is the same,
+    /// 1,425/1,440: since a check and a v are told apart by where they begin, the misfits that
+    /// editing drops no longer cost a held-out stroke. Editing must not cost one either.
+    func testEditingTheTemplatesCostsHeldOutSubjectsNothing() throws {
         let plain = try Self.leaveOneSubjectOut(edited: false).accuracy.hits
         let edited = try Self.leaveOneSubjectOut(edited: true).accuracy.hits
-        XCTAssertGreaterThanOrEqual(plain, 1418, "measured 1422/1440")
-        XCTAssertGreaterThan(edited, plain)
+        XCTAssertGreaterThanOrEqual(plain, 1425, "every stroke a template")
+        XCTAssertGreaterThanOrEqual(edited, plain)
     }
 
     // MARK: rejection
@@ -174,6 +201,85 @@ final class StrokeTests: XCTestCase {
         engine.sink = sink
         draw(engine, at: 0, [Point(x: 50, y: 50)])
         XCTAssertEqual(sink.events.map(\.time), [.milliseconds(10)], "the tap is recognized at its own lift")
+    }
+
+    // MARK: matching
+
+    /// A v drawn by program: two equal legs from the top. Its tilted twin, whose left leg is cut
+    /// short so that it starts at mid-height, is a check: where a stroke begins tells them apart.
+    func testWhereTheStrokeBeginsTellsACheckFromAV() {
+        let v: [Point] =
+            (0...20).map { i in Point(x: 100 + 3 * Double(i), y: 100 + 7 * Double(i)) }
+            + (1...20).map { i in Point(x: 160 + 3 * Double(i), y: 240 - 7 * Double(i)) }
+        let shortLeft = Array(v.dropFirst(11))
+        var names: [String] = []
+        for (k, stroke) in [v, shortLeft].enumerated() {
+            let r = StrokeGestureRecognizer(name: "s", templates: .builtIn)
+            let (engine, sink) = harness(r)
+            draw(engine, at: 1000 * Int64(k), stroke)
+            names += sink.events.map { StrokeTemplateSet.builtIn.names[$0.stroke] }
+        }
+        XCTAssertEqual(names, ["v", "check"])
+    }
+
+    /// The closed-form bounded rotation and early abandoning change no decision: on every stroke
+    /// of s01 against templates of s02, `nearest` finds the distance that Protractor's formula
+    /// (atan2, clamped to ±45°, then cos/sin) finds by trying every template.
+    func testEarlyAbandoningFindsTheSameNearestDistanceAsTheFullFormula() throws {
+        let templates = StrokeLearning.templates(
+            frames: try Self.trace("s02").frames, labels: try Self.labels("s02"), name: nil)
+        let set = try StrokeTemplateSet(templates)
+        func prepared(_ p: [Point]) -> [Double] {
+            var out = [Double](repeating: 0, count: StrokeShape.stride)
+            var scratch = [Double](repeating: 0, count: 2 * StrokeShape.sampleCount)
+            let ok = p.withUnsafeBufferPointer { pp in
+                out.withUnsafeMutableBufferPointer { o in
+                    scratch.withUnsafeMutableBufferPointer { StrokeShape.prepare(pp, into: o, scratch: $0) }
+                }
+            }
+            XCTAssertTrue(ok)
+            return out
+        }
+        func reference(_ a: [Double], _ b: [Double]) -> Double {
+            let n = StrokeShape.sampleCount
+            var dot = 0.0
+            var cross = 0.0
+            var box = 0.0
+            for k in 0..<n {
+                dot += a[2 * k] * b[2 * k] + a[2 * k + 1] * b[2 * k + 1]
+                cross += a[2 * k] * b[2 * k + 1] - a[2 * k + 1] * b[2 * k]
+                let dx = a[2 * n + 2 * k] - b[2 * n + 2 * k]
+                let dy = a[2 * n + 2 * k + 1] - b[2 * n + 2 * k + 1]
+                box += (dx * dx + dy * dy).squareRoot()
+            }
+            let angle = min(max(atan2(cross, dot), -Double.pi / 4), Double.pi / 4)
+            let c = min(max(dot * cos(angle) + cross * sin(angle), -1), 1)
+            return acos(c) + StrokeShape.boxWeight * box / Double(n)
+        }
+        let shapes = templates.map { prepared($0.points) }
+        let candidates = StrokeLearning.templates(
+            frames: try Self.trace("s01").frames, labels: try Self.labels("s01"), name: nil)
+        XCTAssertEqual(candidates.count, 480)
+        var abandonedSomewhere = false
+        for c in candidates {
+            let shape = prepared(c.points)
+            let full = shapes.map { reference(shape, $0) }
+            let best = try XCTUnwrap(shape.withUnsafeBufferPointer { set.nearest($0.baseAddress!) })
+            XCTAssertEqual(best.distance, full.min()!, accuracy: 1e-9)
+            let second = full.sorted()[1]
+            shape.withUnsafeBufferPointer { a in
+                shapes[0].withUnsafeBufferPointer { b in
+                    let d = StrokeShape.distance(a.baseAddress!, b.baseAddress!, unlessAtLeast: second)
+                    if full[0] < second {
+                        XCTAssertEqual(d, full[0], accuracy: 1e-9, "under the bound the distance is exact")
+                    } else {
+                        XCTAssertGreaterThanOrEqual(d, second, "at or over the bound it says so")
+                        if d < full[0] - 1e-9 { abandonedSomewhere = true }
+                    }
+                }
+            }
+        }
+        XCTAssertTrue(abandonedSomewhere, "some template was abandoned early")
     }
 
     // MARK: template file

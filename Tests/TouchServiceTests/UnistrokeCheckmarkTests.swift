@@ -57,8 +57,8 @@ final class UnistrokeCheckmarkTests: XCTestCase {
         }
         XCTAssertEqual(checks, 90)
         XCTAssertEqual(others, 1350)
-        XCTAssertGreaterThanOrEqual(hits, 86, "held-out recall on check (measured 87/90)")
-        XCTAssertLessThanOrEqual(falseAlarms, 2, "false alarms on the other 15 gestures (measured 1/1350, a v)")
+        XCTAssertGreaterThanOrEqual(hits, 90, "held-out recall on check (measured 90/90)")
+        XCTAssertLessThanOrEqual(falseAlarms, 4, "false alarms on the other 15 gestures (measured 4/1350, v's)")
     }
 
     /// The event keeps its fields: kind checkmark, no stroke name, located where the up-stroke begins.
