@@ -103,11 +103,11 @@ extension GestureEngine {
             while mask != 0 && chosen < 0 {
                 let i = mask.trailingZeroBitCount
                 mask &= mask - 1
-                let r = recognizers[i]
+                unowned(unsafe) let r = recognizer(i)
                 var preventable = false
                 var others = deferredMask & ~(1 << UInt64(i))
                 while others != 0 {
-                    let o = recognizers[others.trailingZeroBitCount]
+                    unowned(unsafe) let o = recognizer(others.trailingZeroBitCount)
                     others &= others - 1
                     if !simultaneous(o, r) && o.canPrevent(r) && r.canBePrevented(by: o) {
                         preventable = true
@@ -118,7 +118,7 @@ extension GestureEngine {
             }
             if chosen < 0 { chosen = deferredMask.trailingZeroBitCount }
             deferredMask &= ~(1 << UInt64(chosen))
-            let r = recognizers[chosen]
+            unowned(unsafe) let r = recognizer(chosen)
             guard let target = r.deferredTransition else { continue }
             r.deferredTransition = nil
             guard r.committedState == .possible else { continue }
@@ -175,7 +175,7 @@ extension GestureEngine {
         // recognizer this one prevents is never released by a failure it caused.
         var forced: UInt64 = 0
         for i in 0..<recognizers.count {
-            unowned(unsafe) let o = recognizers[i]
+            unowned(unsafe) let o = recognizer(i)
             guard o !== r && o.committedState == .possible else { continue }
             if o.heldTransition != nil && requires(o, r) {
                 if diagnostics != nil {
@@ -192,12 +192,12 @@ extension GestureEngine {
         }
         var mask = forced
         while mask != 0 {
-            markFailed(recognizers[mask.trailingZeroBitCount])
+            markFailed(recognizer(mask.trailingZeroBitCount))
             mask &= mask - 1
         }
         mask = forced
         while mask != 0 {
-            releaseWaiters(on: recognizers[mask.trailingZeroBitCount])
+            releaseWaiters(on: recognizer(mask.trailingZeroBitCount))
             mask &= mask - 1
         }
     }
@@ -224,8 +224,10 @@ extension GestureEngine {
 
     /// S15: a recognizer waiting for `r`'s failure may now take its transition.
     func releaseWaiters(on r: GestureRecognizer) {
-        for h in recognizers where h.heldTransition != nil && h.committedState == .possible && requires(h, r) {
-            reevaluate(h)
+        for i in 0..<recognizers.count {
+            withRecognizer(i) { h in
+                if h.heldTransition != nil && h.committedState == .possible && requires(h, r) { reevaluate(h) }
+            }
         }
     }
 
@@ -254,7 +256,7 @@ extension GestureEngine {
 
     func firstRequirementUndecided(_ h: GestureRecognizer) -> GestureRecognizer? {
         for i in 0..<recognizers.count {
-            unowned(unsafe) let o = recognizers[i]
+            unowned(unsafe) let o = recognizer(i)
             guard o !== h && o.isInvolved && o.committedState == .possible && o.isEnabled else { continue }
             if requires(h, o) { return o }
         }
@@ -263,7 +265,7 @@ extension GestureEngine {
 
     func firstRequirementSucceeded(_ h: GestureRecognizer) -> GestureRecognizer? {
         for i in 0..<recognizers.count {
-            unowned(unsafe) let o = recognizers[i]
+            unowned(unsafe) let o = recognizer(i)
             guard o !== h else { continue }
             switch o.committedState {
             case .began, .changed, .ended, .recognized: if requires(h, o) { return o }
@@ -286,6 +288,13 @@ extension GestureEngine {
     func prepareRelationsIfNeeded() {
         guard relationsDirty else { return }
         relationsDirty = false
+        for j in regions.indices { recognizersOver[j] = 0 }
+        for (i, r) in recognizers.enumerated() {
+            guard let mine = r.region else { continue }
+            for (j, region) in regions.enumerated() where region.isDescendant(of: mine) {
+                recognizersOver[j] |= 1 << UInt64(i)
+            }
+        }
         for r in recognizers {
             r.simultaneousMask = 0
             r.requireMask = 0

@@ -33,7 +33,7 @@ extension GestureEngine {
         while mask != 0 {
             let i = mask.trailingZeroBitCount
             mask &= mask - 1
-            unowned(unsafe) let r = recognizers[i]
+            unowned(unsafe) let r = recognizer(i)
             guard r.committedState == .possible, r.isEnabled else { continue }
             if began ? r.delaysTouchesBegan : r.delaysTouchesEnded { return true }
         }

@@ -25,26 +25,31 @@ extension GestureEngine {
         // A sequence is over when no finger is down: recognizers still undecided with nothing
         // to wait for (no timer, no held transition) fail, so that none is left hanging.
         if !hasTouchesDown {
-            for r in recognizers
-            where r.committedState == .possible && r.isInvolved && r.timerDeadline == nil && r.heldTransition == nil {
-                if diagnostics != nil { diagnose(r, "failed: every finger lifted while it was still undecided") }
-                fail(r)
+            for i in 0..<recognizers.count {
+                withRecognizer(i) { r in
+                    guard r.committedState == .possible && r.isInvolved && timerMask & (1 << UInt64(i)) == 0
+                        && r.heldTransition == nil
+                    else { return }
+                    if diagnostics != nil { diagnose(r, "failed: every finger lifted while it was still undecided") }
+                    fail(r)
+                }
             }
         }
         for i in 0..<pending.count {
             let e = pending[i]
             if e.kind != .control {
-                let r = recognizers[e.recognizer]
-                r.currentEvent = e
-                for a in r.actions { a.body(r) }
-                r.currentEvent = nil
+                unowned(unsafe) let r = recognizer(e.recognizer)
+                if !r.actions.isEmpty {
+                    r.currentEvent = e
+                    for a in r.actions { a.body(r) }
+                    r.currentEvent = nil
+                }
             }
             sink?.emit(e)
         }
         pending.removeAll(keepingCapacity: true)
         for i in 0..<recognizers.count {
-            unowned(unsafe) let r = recognizers[i]  // the table keeps it alive: no retain per step
-            if r.committedState.isTerminal { resetRecognizer(r) }
+            withRecognizer(i) { r in if r.committedState.isTerminal { resetRecognizer(r) } }
         }
         var live = inUseRecords
         while live != 0 {
@@ -87,21 +92,25 @@ extension GestureEngine {
         }
     }
 
-    /// The armed timer with the earliest deadline (the lowest index on a tie), leaving out the
-    /// timers of recognizers in `held` (bit = index) due at or after `instant`.
-    func earliestTimer(holding held: UInt64 = 0, at instant: Instant = .zero) -> (GestureRecognizer, Instant)? {
+    /// The armed timer with the earliest deadline (the lowest index on a tie) as (recognizer
+    /// index, deadline), leaving out the timers of recognizers in `held` (bit = index) due at or
+    /// after `instant`. Reads the engine's deadline table only.
+    func earliestTimer(holding held: UInt64 = 0, at instant: Instant = .zero) -> (Int, Instant)? {
         var mask = timerMask
         guard mask != 0 else { return nil }
-        var best: (GestureRecognizer, Instant)? = nil
+        var best = -1
+        var bestDeadline = Int64.max
         while mask != 0 {
             let i = mask.trailingZeroBitCount
-            unowned(unsafe) let r = recognizers[i]
             mask &= mask - 1
-            guard let d = r.timerDeadline else { continue }
-            if held & (1 << UInt64(i)) != 0 && d >= instant { continue }
-            if best == nil || d < best!.1 { best = (r, d) }
+            let d = deadlines[i]
+            if held & (1 << UInt64(i)) != 0 && d >= instant.microseconds { continue }
+            if best < 0 || d < bestDeadline {
+                best = i
+                bestDeadline = d
+            }
         }
-        return best
+        return best < 0 ? nil : (best, Instant(microseconds: bestDeadline))
     }
 
     // MARK: queries for recognizers (S12)

@@ -28,16 +28,20 @@ extension GestureEngine {
         downIDs |= 1 << UInt16(GestureEngine.trackingSlot(c.id))
         // S8: recognizers of the hit region and its ancestors; S10 enabled; S20 shouldReceive.
         var mask: UInt64 = 0
-        for r in recognizers {
-            guard r.isEnabled, !r.committedState.isTerminal, let region = r.region, hit.isDescendant(of: region)
-            else { continue }
-            if let d = r.delegate, !d.gestureRecognizer(r, shouldReceive: records[s].touch) { continue }
-            guard r.touchSlotCount < GestureRecognizer.maximumTouches else { continue }
-            r.touchSlots[r.touchSlotCount] = Int16(s)
-            r.touchSlotCount += 1
-            r.isInvolved = true
-            records[s].references += 1
-            mask |= 1 << UInt64(r.index)
+        var candidates = recognizersOver[hit.index]
+        while candidates != 0 {
+            let i = candidates.trailingZeroBitCount
+            candidates &= candidates - 1
+            withRecognizer(i) { r in
+                guard r.isEnabled, !r.committedState.isTerminal else { return }
+                if let d = r.delegate, !d.gestureRecognizer(r, shouldReceive: records[s].touch) { return }
+                guard r.touchSlotCount < GestureRecognizer.maximumTouches else { return }
+                r.touchSlots[r.touchSlotCount] = Int16(s)
+                r.touchSlotCount += 1
+                r.isInvolved = true
+                records[s].references += 1
+                mask |= 1 << UInt64(i)
+            }
         }
         records[s].receivers = mask
         return true
@@ -121,14 +125,16 @@ extension GestureEngine {
             let phase: TouchPhase = step == 0 ? .began : (step == 1 ? .moved : .ended)
             var mask = step == 0 ? began : (step == 1 ? moved : ended)
             while mask != 0 {
-                unowned(unsafe) let r = recognizers[mask.trailingZeroBitCount]
+                let i = mask.trailingZeroBitCount
                 mask &= mask - 1
-                guard r.isEnabled, !r.committedState.isTerminal, hasTouch(of: r, in: phase) else { continue }
-                let set = phaseSet(of: r, phase)
-                switch phase {
-                case .began: r.touchesBegan(set)
-                case .moved: r.touchesMoved(set)
-                default: r.touchesEnded(set)
+                withRecognizer(i) { r in
+                    guard r.isEnabled, !r.committedState.isTerminal, hasTouch(of: r, in: phase) else { return }
+                    let set = phaseSet(of: r, phase)
+                    switch phase {
+                    case .began: r.touchesBegan(set)
+                    case .moved: r.touchesMoved(set)
+                    default: r.touchesEnded(set)
+                    }
                 }
             }
         }

@@ -67,6 +67,21 @@ public final class GestureEngine {
         var references = 0
     }
 
+    /// The recognizer table without reference counting, allocated once (capacity
+    /// `maximumRecognizers`): `recognizers` keeps each one alive; reading one from here on the
+    /// per-frame path costs no retain/release (`recognizer(_:)`).
+    let table: UnsafeMutablePointer<Unmanaged<GestureRecognizer>>
+    /// Each recognizer's armed timer deadline in microseconds, or `Int64.max` (by index; kept by
+    /// `timerChanged`): the deadline loop reads this table instead of the recognizers.
+    let deadlines: UnsafeMutablePointer<Int64>
+
+    /// Recognizer `i`, unretained (the `recognizers` array owns it for the engine's lifetime).
+    @inline(__always) func recognizer(_ i: Int) -> GestureRecognizer { table[i].takeUnretainedValue() }
+    /// `body(recognizer i)` with a guaranteed reference: no retain/release around the call.
+    @inline(__always) func withRecognizer<R>(_ i: Int, _ body: (GestureRecognizer) -> R) -> R {
+        table[i]._withUnsafeGuaranteedRef(body)
+    }
+
     /// The touch table, allocated once (a raw buffer: no copy-on-write or exclusivity checks per access).
     let records: UnsafeMutablePointer<TouchRecord>
     /// Records in use (bit = record index; the table has 32 entries).
@@ -84,6 +99,9 @@ public final class GestureEngine {
     var pending: ContiguousArray<GestureEvent>
     let actionCapacity = 256
     var regionActiveTouches: ContiguousArray<Int>
+    /// By region index: the recognizers attached to that region or an ancestor (bit = index), the
+    /// only ones a touch landing there is offered to (S8). Rebuilt with the relations.
+    var recognizersOver: ContiguousArray<UInt64>
     var isProcessing = false
     var isDeliveringFrame = false
     var deferredMask: UInt64 = 0
@@ -107,9 +125,13 @@ public final class GestureEngine {
             beganAt: .zero, timestamp: .zero, tapCount: 0, region: 0)
         records = .allocate(capacity: GestureEngine.touchTableSize)
         records.initialize(repeating: TouchRecord(touch: blank), count: GestureEngine.touchTableSize)
+        table = .allocate(capacity: GestureEngine.maximumRecognizers)
+        deadlines = .allocate(capacity: GestureEngine.maximumRecognizers)
+        deadlines.initialize(repeating: .max, count: GestureEngine.maximumRecognizers)
         pending = []
         pending.reserveCapacity(actionCapacity)
         regionActiveTouches = ContiguousArray(repeating: 0, count: regions.count)
+        recognizersOver = ContiguousArray(repeating: 0, count: regions.count)
         tapCountDistance = 45 * pixelsPerPoint
         precondition(slotForID.count == GestureEngine.trackingIDs && UInt16.bitWidth == GestureEngine.trackingIDs)
     }
@@ -121,6 +143,8 @@ public final class GestureEngine {
         }
         records.deinitialize(count: GestureEngine.touchTableSize)
         records.deallocate()
+        table.deallocate()
+        deadlines.deallocate()
     }
 
     /// Attaches `recognizer` to `region` (UIView.addGestureRecognizer). Set-up only.
@@ -133,6 +157,9 @@ public final class GestureEngine {
         recognizer.engine = self
         recognizer.region = region
         recognizer.index = recognizers.count
+        table[recognizers.count] = Unmanaged.passUnretained(recognizer)
+        deadlines[recognizers.count] = recognizer.timerDeadline?.microseconds ?? .max
+        if recognizer.timerDeadline != nil { timerMask |= 1 << UInt64(recognizer.index) }
         recognizers.append(recognizer)
         relationsDirty = true
     }
@@ -155,7 +182,13 @@ public final class GestureEngine {
 
     func timerChanged(_ r: GestureRecognizer) {
         guard r.index >= 0 else { return }
-        if r.timerDeadline == nil { timerMask &= ~(1 << UInt64(r.index)) } else { timerMask |= 1 << UInt64(r.index) }
+        if let d = r.timerDeadline {
+            timerMask |= 1 << UInt64(r.index)
+            deadlines[r.index] = d.microseconds
+        } else {
+            timerMask &= ~(1 << UInt64(r.index))
+            deadlines[r.index] = .max
+        }
     }
 
     // MARK: the loop's entry points
@@ -166,8 +199,9 @@ public final class GestureEngine {
     /// `advance(to:)`, except that the timers of the recognizers in `held` (bit = index) due
     /// exactly at `instant` stay armed: they are fired after the frame at `instant` (see `process`).
     func advance(to instant: Instant, holding held: UInt64) {
-        while let (r, deadline) = earliestTimer(holding: held, at: instant), deadline <= instant {
+        while let (i, deadline) = earliestTimer(holding: held, at: instant), deadline <= instant {
             if deadline > now { now = deadline }
+            unowned(unsafe) let r = recognizer(i)
             r.timerDeadline = nil
             isProcessing = true
             if r.isEnabled && !r.committedState.isTerminal { r.timerFired() }

@@ -19,10 +19,16 @@ open class GestureRecognizer {
     /// clears this link in its `deinit`, so it is never left dangling, and the per-frame path
     /// pays no weak-reference load for it.
     public internal(set) var engine: GestureEngine? {
-        get { engineLink }
-        set { engineLink = newValue }
+        get { engineLink?.takeUnretainedValue() }
+        set { engineLink = newValue.map { Unmanaged.passUnretained($0) } }
     }
-    @usableFromInline unowned(unsafe) var engineLink: GestureEngine?
+    @usableFromInline var engineLink: Unmanaged<GestureEngine>?
+
+    /// `body(engine)` without retaining the engine (the per-frame queries), or `absent` when not installed.
+    @inline(__always) func withEngine<R>(_ absent: R, _ body: (GestureEngine) -> R) -> R {
+        guard let e = engineLink else { return absent }
+        return e._withUnsafeGuaranteedRef(body)
+    }
     /// The region it is attached to (the engine's region tree keeps it alive; cleared with `engine`).
     public internal(set) var region: Region? {
         get { regionLink }
@@ -67,19 +73,19 @@ open class GestureRecognizer {
     public var state: GestureState {
         get { committedState }
         set {
-            guard let engine else {
+            guard let e = engineLink else {
                 committedState = newValue
                 return
             }
-            engine.requestTransition(self, to: newValue)
+            e._withUnsafeGuaranteedRef { $0.requestTransition(self, to: newValue) }
         }
     }
 
     /// Fails the recognizer (S2/S3: no action is sent) and, when the engine's diagnostic trace
     /// is on, records why. The reason is only built when someone is listening.
     public func fail(because reason: @autoclosure () -> String) {
-        if let engine, engine.diagnostics != nil, committedState == .possible {
-            engine.diagnose(self, reason())
+        if withEngine(false, { $0.diagnostics != nil }), committedState == .possible {
+            withEngine(()) { $0.diagnose(self, reason()) }
         }
         state = .failed
     }
@@ -105,7 +111,7 @@ open class GestureRecognizer {
 
     /// The timer deadline, or nil.
     public internal(set) var timerDeadline: Instant? {
-        didSet { engineLink?.timerChanged(self) }
+        didSet { withEngine(()) { $0.timerChanged(self) } }
     }
 
     public init(name: String, kind: GestureKind) {
@@ -212,28 +218,28 @@ open class GestureRecognizer {
     // MARK: touches and locations (S12)
 
     /// The instant of the frame or timer being handled.
-    public var now: Instant { engine?.now ?? .zero }
+    public var now: Instant { withEngine(.zero) { $0.now } }
 
     /// numberOfTouches: touches down now or lifted in the frame being handled.
-    public var numberOfTouches: Int { engine?.countTouches(of: self) ?? 0 }
+    public var numberOfTouches: Int { withEngine(0) { $0.countTouches(of: self) } }
 
     /// The centroid of the recognizer's touches, in `region`'s coordinates (panel pixels for nil).
     public func location(in region: Region?) -> Point {
-        let p = engine?.centroid(of: self) ?? .zero
+        let p = withEngine(.zero) { $0.centroid(of: self) }
         guard let region else { return p }
         return Point(x: p.x - region.frame.x, y: p.y - region.frame.y)
     }
 
     /// The location of the recognizer's `index`th touch.
     public func location(ofTouch index: Int, in region: Region?) -> Point {
-        let t = engine?.touch(of: self, at: index)
+        let t = withEngine(nil) { $0.touch(of: self, at: index) }
         let p = t?.location ?? .zero
         guard let region else { return p }
         return Point(x: p.x - region.frame.x, y: p.y - region.frame.y)
     }
 
     /// The recognizer's current touches (down now or lifted in this frame).
-    public var currentTouches: TouchSet { engine?.touches(of: self) ?? TouchSet() }
+    public var currentTouches: TouchSet { withEngine(TouchSet()) { $0.touches(of: self) } }
 
     /// S11: excludes `touch` from this recognizer for the rest of the sequence.
     public func ignore(_ touch: Touch) { engine?.ignore(touch, by: self) }
@@ -249,5 +255,5 @@ open class GestureRecognizer {
     public func cancelTimer() { timerDeadline = nil }
 
     /// The panel's pixels per point (thresholds in board files are in points).
-    public var pixelsPerPoint: Double { engine?.pixelsPerPoint ?? 1 }
+    public var pixelsPerPoint: Double { withEngine(1) { $0.pixelsPerPoint } }
 }

@@ -139,7 +139,6 @@ open class TapGestureRecognizer: GestureRecognizer {
 
     /// S28: a tap attached to an ancestor does not fire for touches on a control.
     open override func gestureShouldBegin() -> Bool {
-        guard let engine else { return true }
-        return !engine.touchesAreOnControl(below: self)
+        withEngine(true) { !$0.touchesAreOnControl(below: self) }
     }
 }

@@ -29,7 +29,7 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
     func value(current: Double, initial: Double) -> Double { current - initial }
 
     private func currentMeasure() -> Double? {
-        guard let points = engine?.downPair(of: self) else { return nil }
+        guard let points = withEngine(nil, { $0.downPair(of: self) }) else { return nil }
         return measure(points.0, points.1)
     }
 
