@@ -15,6 +15,7 @@ extension GestureEngine {
                 time: now, recognizer: control.index, kind: .control, state: .recognized, region: control.index,
                 location: p, touches: 1)
             e.taps = 1
+            e.control = control.index
             enqueue(e)
         }
         if phase == .ended || phase == .cancelled { regionActiveTouches[region] -= 1 }

@@ -94,7 +94,8 @@ public struct SwipeDirection: OptionSet, Sendable, BitwiseCopyable, Hashable {
 public struct GestureEvent: Sendable, BitwiseCopyable, Equatable {
     /// The instant of the transition: the frame's timestamp, or a timer's deadline.
     public var time: Instant
-    /// Index of the recognizer (or, for `.control`, of the control region) in the engine's tables.
+    /// Index of the recognizer in the engine's table. For `.control` it is the control region's
+    /// index, as before `control` existed (kept for existing consumers; read `control` instead).
     public var recognizer: Int
     public var kind: GestureKind
     public var state: GestureState
@@ -118,6 +119,11 @@ public struct GestureEvent: Sendable, BitwiseCopyable, Equatable {
     public var stroke: Int = -1
     /// Pinch: scale/s; rotation: rad/s.
     public var scalarVelocity: Double = 0
+    /// A control's own action (S28): the control region's index in the engine's region table;
+    /// -1 for every recognizer's action. Consumers tell the two apart by this field alone.
+    public var control: Int = -1
+    /// Whether this is a control region's own action (`control` names the region).
+    public var isControlAction: Bool { control >= 0 }
 
     public init(
         time: Instant, recognizer: Int, kind: GestureKind, state: GestureState, region: Int, location: Point,

@@ -8,7 +8,8 @@ import TouchCore
 /// kind's own fields — tap `taps`; swipe `direction`; pan `translation_x, translation_y,
 /// velocity_x, velocity_y`; pinch `scale, velocity`; rotation `rotation, velocity`; stroke
 /// `stroke, score` (the template name, the score to three decimals); none for
-/// long press, checkmark, custom and control. Doubles use Swift's shortest round-trip form
+/// control `control` (the control region's name, when the event carries it); none for long
+/// press, checkmark and custom. Doubles use Swift's shortest round-trip form
 /// ("233.0"), with NaN/infinity written as 0.0; every line ends in "\n".
 public struct EventJSONEncoder: Sendable {
     public let names: EventNames
@@ -65,8 +66,13 @@ public struct EventJSONEncoder: Sendable {
             names.appendStrokeJSON(recognizer: event.recognizer, stroke: event.stroke, to: &out)
             out.appendLiteral(",\"score\":")
             out.appendDouble((event.value * 1000).rounded() / 1000)
-        case .longPress, .checkmark, .control, .custom:
+        case .longPress, .checkmark, .custom:
             break
+        case .control:
+            if event.isControlAction {
+                out.appendLiteral(",\"control\":")
+                names.appendRegionJSON(event.control, to: &out)
+            }
         }
         out.appendLiteral("}\n")
     }

@@ -173,6 +173,22 @@ final class TapTests: XCTestCase {
         XCTAssertEqual(h.engine.regionName(h.sink.events[0].region), "button")
     }
 
+    // S28: a control's action names its region in its own field; a recognizer's action has none.
+    func testControlActionCarriesItsRegionAsItsOwnField() {
+        let h = EngineHarness()
+        let button = Region(name: "button", frame: Rect(x: 0, y: 0, width: 100, height: 50), isControl: true)
+        h.root.addChild(button)
+        h.add(TapGestureRecognizer(name: "tap"))
+        h.tap(at: 0, x: 20, y: 20)
+        h.tap(at: 1000, x: 400, y: 300)
+        h.finish()
+        XCTAssertEqual(h.sink.events.count, 2)
+        XCTAssertTrue(h.sink.events[0].isControlAction)
+        XCTAssertEqual(h.engine.regionName(h.sink.events[0].control), "button")
+        XCTAssertFalse(h.sink.events[1].isControlAction)
+        XCTAssertEqual(h.sink.events[1].control, -1)
+    }
+
     // S20: shouldReceive false hides the touch; S21: shouldBegin false fails the recognizer.
     func testDelegateShouldReceiveAndShouldBegin() {
         final class Delegate: GestureRecognizerDelegate {

@@ -89,6 +89,17 @@ final class EventJSONEncoderTests: XCTestCase {
                 + "\n")
     }
 
+    // formats.md §2: a control's action carries its region as its own field, after the common ones.
+    func testControlActionCarriesTheControlField() {
+        var e = event(1, .control, .recognized)
+        e.region = 1
+        e.control = 1
+        XCTAssertEqual(
+            EventJSONEncoder(names: names).line(for: e),
+            #"{"t_us":130000,"recognizer":"ok-button","kind":"control","state":"recognized","region":"ok-button","x":401.5,"y":233.0,"touches":1,"control":"ok-button"}"#
+                + "\n")
+    }
+
     func testNamesAreEscapedAndUnknownIndicesDoNotCrash() {
         let odd = EventNames(recognizers: ["a\"b\\c\nd\u{1}é"], regions: [])
         var e = event(0, .longPress, .began)
