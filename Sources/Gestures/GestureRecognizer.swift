@@ -18,32 +18,32 @@ open class GestureRecognizer {
     /// engine goes away). Held without reference counting: the engine owns its recognizers and
     /// clears this link in its `deinit`, so it is never left dangling, and the per-frame path
     /// pays no weak-reference load for it.
-    public internal(set) var engine: GestureEngine? {
+    public internal(set) final var engine: GestureEngine? {
         get { engineLink?.takeUnretainedValue() }
         set { engineLink = newValue.map { Unmanaged.passUnretained($0) } }
     }
-    @usableFromInline var engineLink: Unmanaged<GestureEngine>?
+    @usableFromInline final var engineLink: Unmanaged<GestureEngine>?
 
     /// `body(engine)` without retaining the engine (the per-frame queries), or `absent` when not installed.
-    @inline(__always) func withEngine<R>(_ absent: R, _ body: (GestureEngine) -> R) -> R {
+    @inline(__always) final func withEngine<R>(_ absent: R, _ body: (GestureEngine) -> R) -> R {
         guard let e = engineLink else { return absent }
         return e._withUnsafeGuaranteedRef(body)
     }
     /// The region it is attached to (the engine's region tree keeps it alive; cleared with `engine`).
-    public internal(set) var region: Region? {
+    public internal(set) final var region: Region? {
         get { regionLink }
         set { regionLink = newValue }
     }
-    @usableFromInline unowned(unsafe) var regionLink: Region?
+    @usableFromInline unowned(unsafe) final var regionLink: Region?
     /// Position in the engine's recognizer table.
-    public internal(set) var index: Int = -1
+    public internal(set) final var index: Int = -1
 
     public weak var delegate: GestureRecognizerDelegate?
 
     /// S22–S25, UIKit defaults.
-    public var cancelsTouchesInView = true
-    public var delaysTouchesBegan = false
-    public var delaysTouchesEnded = true
+    public final var cancelsTouchesInView = true
+    public final var delaysTouchesBegan = false
+    public final var delaysTouchesEnded = true
 
     /// Names this recognizer recognizes simultaneously with (S17, from the board file).
     public var simultaneousNames: Set<String> = [] {
@@ -52,25 +52,25 @@ open class GestureRecognizer {
 
     // MARK: state
 
-    var committedState: GestureState = .possible
+    final var committedState: GestureState = .possible
     /// The transition held back by a failure requirement (S15): `.began`, `.recognized`, or
     /// `.ended` (began, then ended while waiting).
-    var heldTransition: GestureState?
-    var heldEvent: GestureEvent?
+    final var heldTransition: GestureState?
+    final var heldEvent: GestureEvent?
     /// A begin/recognize request made while the frame is still being offered to others.
-    var deferredTransition: GestureState?
+    final var deferredTransition: GestureState?
     /// Set while the recognizer has received touches since its last reset.
-    var isInvolved = false
+    final var isInvolved = false
     /// Relations resolved to recognizer indices by the engine.
-    var simultaneousMask: UInt64 = 0
-    var requireMask: UInt64 = 0
+    final var simultaneousMask: UInt64 = 0
+    final var requireMask: UInt64 = 0
     /// The last centroid while touches were present, for events after every finger lifted.
-    var lastLocation: Point = .zero
+    final var lastLocation: Point = .zero
 
     /// The current state (S1–S3). A subclass sets it to request a transition; the engine
     /// decides (S14, S15, S21). While a transition is held by a failure requirement the
     /// state reads `possible` and `isWaitingForFailure` is true.
-    public var state: GestureState {
+    public final var state: GestureState {
         get { committedState }
         set {
             guard let e = engineLink else {
@@ -91,11 +91,11 @@ open class GestureRecognizer {
     }
 
     /// True while a transition is held until other recognizers fail (S15).
-    public var isWaitingForFailure: Bool { heldTransition != nil }
+    public final var isWaitingForFailure: Bool { heldTransition != nil }
 
     /// S10: a disabled recognizer receives no touches; disabling one mid-gesture cancels it
     /// (continuous) or fails it (discrete).
-    public var isEnabled: Bool = true {
+    public final var isEnabled: Bool = true {
         didSet {
             guard oldValue, !isEnabled, let engine else { return }
             engine.recognizerWasDisabled(self)
@@ -106,11 +106,11 @@ open class GestureRecognizer {
 
     /// The most touches one recognizer holds in a sequence (one per tracking id).
     public static let maximumTouches = GestureEngine.trackingIDs
-    @usableFromInline var touchSlots: InlineArray<16, Int16> = InlineArray(repeating: -1)
-    @usableFromInline var touchSlotCount = 0
+    @usableFromInline final var touchSlots: InlineArray<16, Int16> = InlineArray(repeating: -1)
+    @usableFromInline final var touchSlotCount = 0
 
     /// The timer deadline, or nil.
-    public internal(set) var timerDeadline: Instant? {
+    public internal(set) final var timerDeadline: Instant? {
         didSet { withEngine(()) { $0.timerChanged(self) } }
     }
 
@@ -176,7 +176,7 @@ open class GestureRecognizer {
         let selector: String?
         let body: (GestureRecognizer) -> Void
     }
-    var actions: [TargetAction] = []
+    final var actions: [TargetAction] = []
     private var nextActionID = 0
 
     /// Adds a closure action. Returns an id for `removeTarget(_:)`.
@@ -218,10 +218,10 @@ open class GestureRecognizer {
     // MARK: touches and locations (S12)
 
     /// The instant of the frame or timer being handled.
-    public var now: Instant { withEngine(.zero) { $0.now } }
+    public final var now: Instant { withEngine(.zero) { $0.now } }
 
     /// numberOfTouches: touches down now or lifted in the frame being handled.
-    public var numberOfTouches: Int { withEngine(0) { $0.countTouches(of: self) } }
+    public final var numberOfTouches: Int { withEngine(0) { $0.countTouches(of: self) } }
 
     /// The centroid of the recognizer's touches, in `region`'s coordinates (panel pixels for nil).
     public func location(in region: Region?) -> Point {
@@ -255,5 +255,5 @@ open class GestureRecognizer {
     public func cancelTimer() { timerDeadline = nil }
 
     /// The panel's pixels per point (thresholds in board files are in points).
-    public var pixelsPerPoint: Double { withEngine(1) { $0.pixelsPerPoint } }
+    public final var pixelsPerPoint: Double { withEngine(1) { $0.pixelsPerPoint } }
 }
