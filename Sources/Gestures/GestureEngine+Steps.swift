@@ -143,6 +143,22 @@ extension GestureEngine {
         return r.lastLocation
     }
 
+    /// The centroid of `r`'s current touches that are still down (not lifted or cancelled in
+    /// this step), or nil when none is — without building a set.
+    func centroidOfTouchesDown(of r: GestureRecognizer) -> Point? {
+        var sx = 0.0, sy = 0.0, n = 0.0
+        for k in 0..<r.touchSlotCount {
+            let s = Int(r.touchSlots[k])
+            guard isCurrent(s, for: r) else { continue }
+            let phase = records[s].touch.phase
+            guard phase != .ended && phase != .cancelled else { continue }
+            sx += records[s].touch.location.x
+            sy += records[s].touch.location.y
+            n += 1
+        }
+        return n > 0 ? Point(x: sx / n, y: sy / n) : nil
+    }
+
     /// The locations of `r`'s touches still down (not lifted or cancelled) when there are exactly
     /// two, in the order `r` received them — what pinch and rotation measure, without building a set.
     func downPair(of r: GestureRecognizer) -> (Point, Point)? {

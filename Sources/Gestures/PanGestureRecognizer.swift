@@ -89,15 +89,7 @@ open class PanGestureRecognizer: GestureRecognizer {
     private var lastCentroid: Point = .zero
 
     private func currentTouchesCentroidExcludingEnded() -> Point {
-        var sx = 0.0
-        var sy = 0.0
-        var n = 0.0
-        for t in currentTouches where t.phase != .ended && t.phase != .cancelled {
-            sx += t.location.x
-            sy += t.location.y
-            n += 1
-        }
-        return n > 0 ? Point(x: sx / n, y: sy / n) : location(in: nil)
+        withEngine(nil) { $0.centroidOfTouchesDown(of: self) } ?? location(in: nil)
     }
 
     open override func fillEvent(_ event: inout GestureEvent) {
