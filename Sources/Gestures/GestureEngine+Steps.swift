@@ -146,7 +146,9 @@ extension GestureEngine {
     /// The centroid of `r`'s current touches that are still down (not lifted or cancelled in
     /// this step), or nil when none is — without building a set.
     func centroidOfTouchesDown(of r: GestureRecognizer) -> Point? {
-        var sx = 0.0, sy = 0.0, n = 0.0
+        var sx = 0.0
+        var sy = 0.0
+        var n = 0.0
         for k in 0..<r.touchSlotCount {
             let s = Int(r.touchSlots[k])
             guard isCurrent(s, for: r) else { continue }
