@@ -6,6 +6,8 @@ import TouchLinux
 public final class LinuxInputSource: InputEventSource {
     public let path: String
     private let device: EvdevDevice
+    /// True while this source holds the device's grab.
+    private var grabbed = false
 
     /// Opens the device, checks it is a touchscreen and, with `grab`, takes it exclusively.
     /// - Throws: `.missing`, `.permissionDenied` (group `input`), `.notATouchscreen`, `.busy`.
@@ -16,6 +18,15 @@ public final class LinuxInputSource: InputEventSource {
         if grab { try device.grab(true) }
         self.path = path
         self.device = device
+        grabbed = grab
+    }
+
+    /// Releases the grab (`EVIOCGRAB` 0) so a reloaded board can take the device; the descriptor
+    /// itself closes when the source is freed.
+    public func close() {
+        guard grabbed else { return }
+        grabbed = false
+        try? device.grab(false)
     }
 
     /// The first touchscreen whose name is `name` (exactly, else the only one containing it).

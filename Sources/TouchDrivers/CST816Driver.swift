@@ -63,6 +63,9 @@ public final class CST816Driver<Bus: I2CBus>: TouchController {
         try lines.pulseReset(assert: CST816Registers.resetAssertMicroseconds, release: CST816Registers.resetReleaseMicroseconds, timing: timing)
     }
 
+    /// Releases the INT and reset lines (`ControllerLines.release()`); the bus stays open.
+    public func close() { lines.release() }
+
     public func start() throws(I2CError) {
         do throws(GPIOError) {
             try reset()

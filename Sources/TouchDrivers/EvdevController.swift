@@ -13,6 +13,12 @@ public protocol InputEventSource: AnyObject {
     func snapshot(slotCount: Int, multiTouch: Bool) throws(InputDeviceError) -> EvdevSnapshot
     /// Waits up to `timeoutMicroseconds` for records; true when some are queued.
     func waitReadable(timeoutMicroseconds: Int64) -> Bool
+    /// Gives up what the source holds exclusively (`EVIOCGRAB`). The default does nothing.
+    func close()
+}
+
+extension InputEventSource {
+    public func close() {}
 }
 
 /// A touch controller that is a Linux input device (`[controller] chip = "evdev"`): the kernel's
@@ -44,6 +50,13 @@ public final class EvdevController<Source: InputEventSource>: TouchController {
         self.rawHeight = rawHeight
         self.timing = timing
         buffer = [UInt8](repeating: 0, count: 64 * InputEvent.byteCount)
+    }
+
+    /// Releases the device's grab (`InputEventSource.close()`); `start()` is needed again.
+    public func close() {
+        readiness = nil
+        decoder = nil
+        source.close()
     }
 
     /// Reads the device's axes and starts decoding. Throws when it is no touchscreen.

@@ -39,6 +39,12 @@ public final class SimulatedController: TouchController {
 
     public func start() throws(I2CError) { try driver.start() }
 
+    /// Closes the real driver (its simulated INT/reset lines go back to the simulated chip).
+    public func close() {
+        scripted = nil
+        driver.close()
+    }
+
     public func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
         world.advance(to: timestamp)
         return try driver.readFrame(at: timestamp)
