@@ -137,6 +137,8 @@ final class ReloadDevicesTests: XCTestCase {
         let first = try connect(socket, seconds: 30)
         var seen = try read(first, until: "\"first\"", seconds: 30)
         XCTAssertTrue(seen.text.contains("\"recognizer\":\"first\""), seen.text)
+        // READY=1 is sent by the supervisor's watcher (every 100 ms), maybe after the first events.
+        XCTAssertTrue(waitFor(30) { messages.count("READY=1") == 1 }, "READY=1 once the controller answers")
 
         // Same socket path, same line, another recognizer name: taken, and the new stream is the new board's.
         try board(recognizer: "second", socket: socket, line: 1).write(to: file, atomically: true, encoding: .utf8)
