@@ -9,6 +9,8 @@ public final class LinuxInputSource: InputEventSource {
     private let grab: Bool
     /// The board's `name = "…"`, looked up again on `reopen` (the node number may change on replug).
     private let name: String?
+    /// True while this source holds the device's grab.
+    private var grabbed: Bool
 
     /// Opens the device, checks it is a touchscreen and, with `grab`, takes it exclusively.
     /// `name`: the device name it was found by, if any (see `reopen`).
@@ -17,6 +19,7 @@ public final class LinuxInputSource: InputEventSource {
         self.device = try Self.open(path, grab: grab)
         self.path = path
         self.grab = grab
+        self.grabbed = grab
         self.name = name
     }
 
@@ -31,9 +34,19 @@ public final class LinuxInputSource: InputEventSource {
     /// Opens the device again (the same node, or the one with the same name) and closes the old one.
     public func reopen() throws(InputDeviceError) {
         let next = try name.map { n throws(InputDeviceError) in try Self.find(name: n) } ?? path
-        if grab { try? device.grab(false) }  // the old descriptor's grab would make the new one EBUSY
+        if grabbed { try? device.grab(false) }  // the old descriptor's grab would make the new one EBUSY
+        grabbed = false
         device = try Self.open(next, grab: grab)
+        grabbed = grab
         path = next
+    }
+
+    /// Releases the grab (`EVIOCGRAB` 0) so a reloaded board can take the device; the descriptor
+    /// itself closes when the source is freed.
+    public func close() {
+        guard grabbed else { return }
+        grabbed = false
+        try? device.grab(false)
     }
 
     /// The first touchscreen whose name is `name` (exactly, else the only one containing it).

@@ -19,9 +19,14 @@ import TouchService
 ///   and the running service is not touched. A valid board is swapped in at a frame boundary:
 ///   the running pipeline stops after its current frame, touches still down are cancelled (every
 ///   gesture ends), every GPIO line goes inactive and is released, the outputs are flushed; then
-///   a new `Service` opens the new board's controller (re-initialising the driver), outputs and
-///   lines. Should the new board fail to open (a line busy, a device missing), that is logged and
-///   the previous board is started again.
+///   the old service is closed (`Service.close()`: its socket listener and file, UART ports, GPIO
+///   lines, controller INT/reset lines, evdev grab and uinput devices are given back), and only
+///   then does a new `Service` open the new board's controller (re-initialising the driver),
+///   outputs and lines — so a board that keeps the same socket path, line or device can take it
+///   over. Should the new board fail to open (a line busy, a device missing), the refusal is
+///   logged (and shown in STATUS=) and the previous board is opened again; if even that fails,
+///   `run()` returns false (the service exits; systemd restarts it). Either way no half-opened
+///   service is left: a failed `make` has released what it had opened.
 public final class ServiceSupervisor: @unchecked Sendable {
     // @unchecked Sendable: mutable state is behind `state`; `notify` is a Sendable closure.
 
@@ -141,14 +146,19 @@ public final class ServiceSupervisor: @unchecked Sendable {
                 s.pending = nil
                 return (s.stopping, p)
             }
-            if stopping { return true }
+            if stopping {
+                service.close()
+                return true
+            }
             guard let pending else { continue }  // stopped without a reason (cannot happen): run on
-            if !swap(to: pending, from: service) { return false }
+            // The old board's devices go first: the new board may name the same socket, lines, UART or device.
+            service.close()
+            if !swap(to: pending, from: service.board) { return false }
         }
     }
 
-    /// Opens `board`; on failure reopens the board `previous` was running.
-    private func swap(to board: BoardDescription, from previous: Service) -> Bool {
+    /// Opens `board` (the previous service is closed); on failure reopens `previous`.
+    private func swap(to board: BoardDescription, from previous: BoardDescription) -> Bool {
         let count = state.withLock { $0.reloads } + 1
         do throws(ServiceError) {
             let next = try make(board, count)
@@ -160,10 +170,13 @@ public final class ServiceSupervisor: @unchecked Sendable {
             logger.notice("reloaded \(boardPath): board \(board.name), \(recognizers) recognizers (reload \(count))")
             return true
         } catch {
-            logger.error("reload: \(boardPath) could not be started (\(error)); starting the previous board again")
+            let summary =
+                "reload refused: \(boardPath) could not be started (\(error)); starting the previous board again"
+            logger.error("\(summary)")
+            notify("STATUS=\(summary)")
         }
         do throws(ServiceError) {
-            let again = try make(previous.board, count - 1)
+            let again = try make(previous, count - 1)
             state.withLock { $0.service = again }
             return true
         } catch {

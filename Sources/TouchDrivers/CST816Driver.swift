@@ -72,6 +72,9 @@ package final class CST816Driver<Bus: I2CBus>: TouchController {
             timing: timing)
     }
 
+    /// Releases the INT and reset lines (`ControllerLines.release()`); the bus stays open.
+    package func close() { lines.release() }
+
     package func start() throws(I2CError) {
         do throws(GPIOError) {
             try reset()

@@ -57,7 +57,11 @@ public final class ControllerLines {
     }
 
     /// Lines are returned before the provider goes (a provider may be released with us).
-    deinit {
+    deinit { release() }
+
+    /// Gives the INT and reset lines back to the provider (reset is left where it was: the chip
+    /// keeps running). Idempotent; a later reset or INT use requests them again.
+    public func release() {
         interruptInput = nil
         interruptOutput = nil
         resetOutput = nil

@@ -17,10 +17,13 @@ public protocol InputEventSource: AnyObject {
     /// the device with the same name, checked and grabbed as at setup. Sources that cannot go
     /// away do nothing (the default).
     func reopen() throws(InputDeviceError)
+    /// Gives up what the source holds exclusively (`EVIOCGRAB`). The default does nothing.
+    func close()
 }
 
 extension InputEventSource {
     public func reopen() throws(InputDeviceError) {}
+    public func close() {}
 }
 
 /// A touch controller that is a Linux input device (`[controller] chip = "evdev"`): the kernel's
@@ -52,6 +55,13 @@ public final class EvdevController<Source: InputEventSource>: TouchController {
         self.rawHeight = rawHeight
         self.timing = timing
         buffer = [UInt8](repeating: 0, count: 64 * InputEvent.byteCount)
+    }
+
+    /// Releases the device's grab (`InputEventSource.close()`); `start()` is needed again.
+    public func close() {
+        readiness = nil
+        decoder = nil
+        source.close()
     }
 
     /// Reads the device's axes and starts decoding. Throws when it is no touchscreen. A restart

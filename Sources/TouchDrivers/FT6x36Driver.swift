@@ -121,6 +121,9 @@ package final class FT6x36Driver<Bus: I2CBus>: TouchController {
 
     /// Reset (when wired), `identify()`, G_MODE from the configuration (trigger mode when an INT
     /// line is wired), and the report rate when configured.
+    /// Releases the INT and reset lines (`ControllerLines.release()`); the bus stays open.
+    package func close() { lines.release() }
+
     package func start() throws(I2CError) {
         do throws(GPIOError) {
             try reset()

@@ -114,6 +114,9 @@ package final class GT911Driver<Bus: I2CBus>: TouchController {
             resolutionWidth: Int(b[6]) | Int(b[7]) << 8, resolutionHeight: Int(b[8]) | Int(b[9]) << 8)
     }
 
+    /// Releases the INT and reset lines (`ControllerLines.release()`); the bus stays open.
+    package func close() { lines.release() }
+
     package func start() throws(I2CError) {
         do throws(GPIOError) {
             try reset()

@@ -89,6 +89,11 @@ public protocol TouchController: AnyObject {
     var counters: DriverCounters { get }
     /// The INT line as an input with edge events, when the driver owns one (set by `start()`).
     var interruptInput: (any GPIOInput)? { get }
+    /// Gives back what the driver holds exclusively — its INT and reset lines (GPIO v2 line
+    /// requests), a grabbed input device (`EVIOCGRAB`) — so another driver may take them (a board
+    /// reload opens the new board's controller after the old one is closed). Idempotent; the
+    /// controller is not read again afterwards (`start()` may take the resources again).
+    func close()
 }
 
 extension TouchController {

@@ -101,6 +101,11 @@ public struct UInputDevice: ~Copyable {
 
     deinit { _ = tw_uinput_create(handle.rawValue, 0) }
 
+    /// `UI_DEV_DESTROY`: the virtual device leaves /dev/input now (a board reload creates the new
+    /// board's before this one is freed); later writes fail. Idempotent (deinit's second destroy
+    /// is refused by the kernel, harmlessly).
+    public func destroy() { _ = tw_uinput_create(handle.rawValue, 0) }
+
     /// Writes whole `input_event` records (see `InputEvent.encode`). Returns false when the kernel
     /// did not take them all (the device's queue is full); never blocks.
     /// The corresponding C function is `write`.

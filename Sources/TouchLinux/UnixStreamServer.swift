@@ -85,19 +85,19 @@ public final class UnixStreamServer {
         }
         guard bound == 0 else {
             let e = errno
-            close(fd)
+            Glibc.close(fd)
             if e == ENOENT { throw .missingDirectory(path: path) }
             throw .failed(path: path, operation: "bind", errno: e)
         }
         if chmod(path, mode) != 0 || (gid.map { chown(path, uid_t.max, $0) != 0 } ?? false) {
             let e = errno
-            close(fd)
+            Glibc.close(fd)
             unlink(path)
             throw .failed(path: path, operation: gid == nil ? "chmod" : "chown", errno: e)
         }
         guard listen(fd, 16) == 0 else {
             let e = errno
-            close(fd)
+            Glibc.close(fd)
             unlink(path)
             throw .failed(path: path, operation: "listen", errno: e)
         }
@@ -106,9 +106,19 @@ public final class UnixStreamServer {
         clients.reserveCapacity(64)
     }
 
-    deinit {
-        for c in clients { close(c) }
-        close(listener)
+    deinit { close() }
+
+    /// True once `close()` ran: no descriptor is open and the path is not ours any more.
+    public private(set) var isClosed = false
+
+    /// Closes every client and the listener and unlinks the path, once (a later server may own
+    /// the path by then: deinit must not unlink its socket). Afterwards nothing is accepted or sent.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        for c in clients { Glibc.close(c) }
+        clients.removeAll()
+        Glibc.close(listener)
         unlink(path)
     }
 
@@ -125,7 +135,7 @@ public final class UnixStreamServer {
     private static func someoneListens(_ path: String) -> Bool {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
-        defer { close(fd) }
+        defer { Glibc.close(fd) }
         var address = address(path)
         let r = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -148,6 +158,7 @@ public final class UnixStreamServer {
     /// closed at once; returns how many were turned away.
     @discardableResult
     public func acceptPending(limit: Int) -> Int {
+        guard !isClosed else { return 0 }
         var refused = 0
         while true {
             let fd = tw_accept_nonblocking(listener)
@@ -156,7 +167,7 @@ public final class UnixStreamServer {
                 return refused
             }
             if clients.count >= limit {
-                close(fd)
+                Glibc.close(fd)
                 refused += 1
             } else {
                 clients.append(fd)
@@ -180,7 +191,7 @@ public final class UnixStreamServer {
 
     /// Closes client `index` and removes it (the last client takes its place).
     public func disconnect(client index: Int) {
-        close(clients[index])
+        Glibc.close(clients[index])
         clients.swapAt(index, clients.count - 1)
         clients.removeLast()
     }

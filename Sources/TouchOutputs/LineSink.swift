@@ -13,10 +13,15 @@ public protocol LineSink: AnyObject {
     /// Pushes out anything held back (a partly written line) and does any due housekeeping
     /// (a reconnect attempt). Call it when the output loop is idle. The default does nothing.
     func flush()
+    /// Gives back what the sink holds exclusively (a listening socket and its path, a serial
+    /// port) so a reloaded board can open it again; later lines are dropped. Idempotent. The
+    /// default does nothing (stdout is not the sink's to close).
+    func close()
 }
 
 extension LineSink {
     public func flush() {}
+    public func close() {}
     public var isBackedUp: Bool { false }
 
     /// Writes the bytes of `line` (allocation-free for an array; for tests and tools).

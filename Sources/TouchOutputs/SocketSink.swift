@@ -56,4 +56,8 @@ public final class SocketSink: LineSink {
         clientsRefused += server.acceptPending(limit: maxClients)
         clientsLeft += server.dropHungUp()
     }
+
+    /// Closes the clients and the listening socket and removes its file (`UnixStreamServer.close()`):
+    /// clients see end-of-file and may connect to the next service on the same path.
+    public func close() { server.close() }
 }

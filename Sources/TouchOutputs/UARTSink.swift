@@ -190,7 +190,20 @@ public final class UARTSink: LineSink {
         log("uart \(path): disconnected (\(error)); reconnecting with back-off")
     }
 
+    /// Closes the port for good (a board reload opens the device again in the next service):
+    /// no reconnects afterwards; later lines are dropped and counted.
+    public func close() {
+        isClosed = true
+        port = nil
+        nextReconnect = nil
+        pending.removeAll()
+        pendingStart = 0
+    }
+    /// True after `close()`.
+    public private(set) var isClosed = false
+
     private func reconnectIfDue() {
+        guard !isClosed else { return }
         let now = clock()
         guard let due = nextReconnect, now >= due else { return }
         do throws(SerialError) {

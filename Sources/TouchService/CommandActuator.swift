@@ -21,6 +21,9 @@ public final class VirtualKeyboard {
     /// The device's name under /sys/devices/virtual/input.
     public var sysName: String { device.sysName }
 
+    /// Removes the virtual keyboard (`UInputDevice.destroy()`); chords pressed after it are lost.
+    public func close() { device.destroy() }
+
     /// Presses `codes` in order, then releases them in reverse: one report each (a chord, as a
     /// user pressing Meta+F5). No allocation once the buffer has grown to the longest chord.
     public func press(_ codes: ArraySlice<Int>) {

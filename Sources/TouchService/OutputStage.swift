@@ -167,6 +167,14 @@ public final class OutputStage {
     /// the lines' own deinit does). Events handled afterwards no longer move any line.
     public func releaseLines() { gpio?.releaseAll() }
 
+    /// Releases the lines and closes every channel's sink (`LineSink.close()`: sockets, UARTs) and
+    /// the virtual keyboard: nothing of the outputs stays open for the next service to trip on.
+    public func close() {
+        releaseLines()
+        for c in channels { c.sink.close() }
+        commands?.keyboard?.close()
+    }
+
     /// "stdout 120 (coalesced 0, dropped 0), uart /dev/ttyUSB0 118 (coalesced 3, dropped 0)".
     public var channelSummary: String {
         channels.indices.map { c in

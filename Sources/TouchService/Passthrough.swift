@@ -113,6 +113,9 @@ public final class PassthroughTouchscreen {
 
     public var sysName: String { device.sysName }
 
+    /// Removes the virtual touchscreen (`UInputDevice.destroy()`); frames written after it are lost.
+    public func close() { device.destroy() }
+
     public func write(_ frame: TouchFrame) {
         events.removeAll(keepingCapacity: true)
         encoder.encode(frame, into: &events)

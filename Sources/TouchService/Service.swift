@@ -100,7 +100,12 @@ public final class Service: @unchecked Sendable {
     }
 
     /// Starts the threads and returns once `stop()` has been called and everything is flushed.
+    /// After `close()` it returns at once (the devices are gone).
     public func run() {
+        guard !isClosed else {
+            logger.error("touchwire: board \(board.name) was closed; it does not run again")
+            return
+        }
         running.store(true, ordering: .sequentiallyConsistent)
         for m in RealTimeSetup.applyToProcess(realtime) {
             if m.isWarning {
@@ -141,6 +146,24 @@ public final class Service: @unchecked Sendable {
         publishSnapshotOnThisThread()
         logger.info("\(statusLine)")
     }
+
+    /// Gives back every exclusive resource the service opened, so another service may open the
+    /// same ones: every bound GPIO line goes inactive and is released, the output sinks close (a
+    /// socket's listener and file, a UART's port), the controller closes (its INT/reset lines, an
+    /// evdev grab), and the virtual devices (`[passthrough]`, the key bindings' keyboard) are
+    /// destroyed. Call it after `run()` returned (or instead of running); the service does not run
+    /// again. Idempotent. `ServiceSupervisor` calls it before opening a reloaded board.
+    public func close() {
+        precondition(!isRunning, "Service.close: stop() and let run() return first")
+        guard !isClosed else { return }
+        isClosed = true
+        output.close()
+        driver.controller.close()
+        passthroughScreen?.close()
+        logger.info("board \(board.name): outputs, lines and controller released")
+    }
+    /// True after `close()`.
+    public private(set) var isClosed = false
 
     /// Asks the threads to finish; `run()` returns when they have.
     public func stop() {

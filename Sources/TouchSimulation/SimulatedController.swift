@@ -39,6 +39,12 @@ package final class SimulatedController: TouchController {
 
     package func start() throws(I2CError) { try driver.start() }
 
+    /// Closes the real driver (its simulated INT/reset lines go back to the simulated chip).
+    package func close() {
+        scripted = nil
+        driver.close()
+    }
+
     package func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
         world.advance(to: timestamp)
         return try driver.readFrame(at: timestamp)

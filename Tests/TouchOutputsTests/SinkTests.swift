@@ -144,6 +144,29 @@ final class UARTSinkTests: XCTestCase {
         XCTAssertTrue(logs.lines.last?.contains("connected (9600 8N1)") ?? false, "\(logs.lines)")
     }
 
+    /// A closed sink (a board reload) gives its port back and never reopens it: later lines are
+    /// dropped and counted, and no reconnect is scheduled however much time passes.
+    func testCloseReleasesThePortForGood() throws {
+        let pty = try makePseudoTerminal()
+        let clock = ManualClock()
+        let sink = try UARTSink(
+            path: pty.subordinatePath, configuration: SerialConfiguration(baudRate: 9600), clock: { clock.now },
+            log: { _ in })
+        sink.write(Array("one\n".utf8))
+        XCTAssertEqual(try pty.read(count: 4), Array("one\n".utf8))
+        sink.close()
+        sink.close()  // idempotent
+        XCTAssertFalse(sink.isConnected)
+        XCTAssertTrue(sink.isClosed)
+        clock.advance(microseconds: 60_000_000)
+        sink.flush()
+        sink.write(Array("two\n".utf8))
+        XCTAssertFalse(sink.isConnected, "a closed sink is not reopened")
+        XCTAssertNil(sink.nextReconnect)
+        XCTAssertEqual(sink.droppedLines, 1)
+        XCTAssertEqual(sink.writtenLines, 1)
+    }
+
     func testStartingWithTheDeviceMissingDoesNotThrow() throws {
         let clock = ManualClock()
         let logs = LogRecorder()

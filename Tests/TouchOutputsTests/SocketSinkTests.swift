@@ -126,6 +126,29 @@ final class SocketSinkTests: XCTestCase {
         XCTAssertEqual(sink.slowClientsDropped, 0)
     }
 
+    /// A closed sink gives its path back at once: its clients see end of stream, a new server
+    /// binds the same path, and the old server's later release leaves the new socket alone.
+    func testCloseHandsThePathToTheNextServer() throws {
+        let path = directory + "/events.sock"
+        var old: SocketSink? = SocketSink(
+            server: try UnixStreamServer(path: path, mode: 0o660, group: nil), log: { _ in })
+        let client = try Client(path: path)
+        old?.flush()
+        XCTAssertEqual(old?.clientCount, 1)
+        old?.close()
+        old?.close()  // idempotent
+        XCTAssertTrue(client.isClosedByServer(), "the old board's client sees end of stream")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+        old?.write(line(0))  // after close: dropped, nothing accepted
+        let next = SocketSink(server: try UnixStreamServer(path: path, mode: 0o660, group: nil), log: { _ in })
+        old = nil  // the old server's deinit must not unlink the new socket
+        _ = old
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path), "the new socket file stays")
+        let again = try Client(path: path)
+        next.write(line(1))
+        XCTAssertEqual(again.read(count: line(1).count), line(1))
+    }
+
     func testModeStaleFileAndErrors() throws {
         let path = directory + "/events.sock"
         do {

@@ -212,7 +212,8 @@ final class OutputBehaviourTests: XCTestCase {
             service.output.tick(now: clock.now)
             let n = try buffer.withUnsafeMutableBytes { try pty.read(into: $0, timeoutMilliseconds: 50) }
             received.append(contentsOf: buffer[..<n])
-            idle = n == 0 && !service.output.hasBacklog ? idle + 1 : 0
+            // Idle only after a whole line: a loaded machine may pause mid-line for longer than 3 reads.
+            idle = n == 0 && !service.output.hasBacklog && received.last ?? 10 == 10 ? idle + 1 : 0
         }
         let uart = String(decoding: received, as: UTF8.self).split(separator: "\n").map(String.init)
         let stats = service.output.channelStatistics[1]

@@ -41,6 +41,8 @@ fi
 check "runs as user touchwire" sh -c '[ "$(ps -o user= -p "$(systemctl show -p MainPID --value touchwire)")" = touchwire ]'
 check "status file in /run/touchwire, 0640, owned by touchwire" wait_for 20 sh -c \
   '[ "$(stat -c "%a %U" /run/touchwire/touchwire.status)" = "640 touchwire" ]'
+check "event socket in /run/touchwire, 0660, owned by touchwire" sh -c \
+  '[ -S /run/touchwire/events.sock ] && [ "$(stat -c "%a %U" /run/touchwire/events.sock)" = "660 touchwire" ]'
 check "touchwire status reads /run/touchwire" sh -c 'touchwire status | grep -q "^touchwire status: board board"'
 check "touchwire status --prometheus" sh -c 'touchwire status --prometheus | grep -q "^touchwire_controller_state{board=\"board\",state=\"running\"} 1"'
 
@@ -66,6 +68,13 @@ else
 fi
 check "reload kept the process" sh -c \
   "[ \"\$(systemctl is-active touchwire)\" = active ] && [ \"\$(systemctl show -p MainPID --value touchwire)\" = $pid ]"
+# The reloaded board opens the same socket path: the old service gave it back first (Reload.swift),
+# and the new one streams its looping demo to a client that connects now.
+check "event socket back after the reload, 0660, owned by touchwire" wait_for 20 sh -c \
+  '[ -S /run/touchwire/events.sock ] && [ "$(stat -c "%a %U" /run/touchwire/events.sock)" = "660 touchwire" ]'
+check "event socket streams after the reload" sh -c \
+  "timeout 60 touchwire monitor --board $board --socket /run/touchwire/events.sock --frames 3 >/tmp/monitor.out \
+   && grep -aqE 't [0-9.]+ s  (tap|double-tap|long-press|pan|button) ' /tmp/monitor.out"
 
 # 4. A hung pipeline (test-only fault) stops feeding the watchdog: systemd kills and restarts it.
 mkdir -p /etc/systemd/system/touchwire.service.d

@@ -40,6 +40,9 @@ func clipped(_ text: String, limit: Int = BoardInputBounds.maximumQuotedCharacte
         }
         return out
     }
+    // Printable ASCII within the limit (nearly every key and value) is returned as it is, without
+    // looking up each scalar's general category.
+    if text.utf8.count <= limit && text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
     guard text.utf8.count > limit || text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
     else { return text }
     let count = text.count

@@ -1,14 +1,19 @@
 /// The candidate closest to `word` by edit distance, when close enough to be a likely typo.
 /// Words or candidates longer than 64 characters are not compared (no typo is that long, and
-/// the distance costs the product of the lengths).
+/// the distance costs the product of the lengths). A candidate whose length differs from the
+/// word's by more than its limit is skipped unmeasured: the distance is at least that difference
+/// (an unknown key is checked against every known key, so a board full of them stays cheap).
 func closestMatch(to word: String, in candidates: [String]) -> String? {
     guard word.utf8.count <= 256 else { return nil }
     let a = Array(word)
     guard a.count <= 64 else { return nil }
     var best: (String, Int)? = nil
-    for c in candidates where c.utf8.count <= 256 && c.count <= 64 {
+    for c in candidates where c.utf8.count <= 256 {
+        let length = c.count
+        guard length <= 64 else { continue }
+        let limit = max(1, min(3, length / 3))
+        guard abs(length - a.count) <= limit else { continue }
         let d = editDistance(a, Array(c))
-        let limit = max(1, min(3, c.count / 3))
         if d <= limit, best.map({ d < $0.1 }) ?? true { best = (c, d) }
     }
     return best?.0
