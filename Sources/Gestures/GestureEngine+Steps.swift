@@ -27,8 +27,9 @@ extension GestureEngine {
         if !hasTouchesDown {
             for i in 0..<recognizers.count {
                 withRecognizer(i) { r in
-                    guard r.committedState == .possible && r.isInvolved && timerMask & (1 << UInt64(i)) == 0
-                        && r.heldTransition == nil
+                    guard
+                        r.committedState == .possible && r.isInvolved && timerMask & (1 << UInt64(i)) == 0
+                            && r.heldTransition == nil
                     else { return }
                     if diagnostics != nil { diagnose(r, "failed: every finger lifted while it was still undecided") }
                     fail(r)

@@ -27,8 +27,9 @@ extension CommandLineTests {
             XCTAssertTrue(line.contains("every touch twice"), line)
         }
         // With grab = true the same board passes validate.
-        try (TestBoardText.evdev(device: "/dev/input/event0").replacingOccurrences(
-            of: "device = ", with: "grab = true\ndevice = ") + "\n[passthrough]\nname = \"ui\"\n")
+        try
+            (TestBoardText.evdev(device: "/dev/input/event0").replacingOccurrences(
+                of: "device = ", with: "grab = true\ndevice = ") + "\n[passthrough]\nname = \"ui\"\n")
             .write(toFile: board, atomically: true, encoding: .utf8)
         let grabbed = try run(["validate", board])
         XCTAssertEqual(grabbed.status, 0, grabbed.stderr)
@@ -76,9 +77,10 @@ final class KioskErrorTextTests: XCTestCase {
             }
         }
         let path = "/nonexistent/uinput"
-        XCTAssertEqual(error { () throws(UInputError) in
-            try UInputDevice.touchscreen(name: "ui", width: 800, height: 480, slots: 5, path: path)
-        }, .missing(path: path))
+        XCTAssertEqual(
+            error { () throws(UInputError) in
+                try UInputDevice.touchscreen(name: "ui", width: 800, height: 480, slots: 5, path: path)
+            }, .missing(path: path))
         let keyboard = error { () throws(UInputError) in try UInputDevice.keyboard(name: "kb", keys: [63], path: path) }
         XCTAssertEqual(
             keyboard.map { "\($0)" }, "\(path) does not exist (load the uinput module: sudo modprobe uinput)")

@@ -1,8 +1,8 @@
-import TouchComposition
 import BoardConfig
 import Foundation
 import Logging
 import Synchronization
+import TouchComposition
 import TouchCore
 import TouchLinux
 import TouchService
@@ -122,10 +122,10 @@ final class ReloadDevicesTests: XCTestCase {
         let messages = Messages()
         let supervisor = try ServiceSupervisor(
             board: try BoardLoader.load(path: file.path), boardPath: file.path, logger: quietLogger,
-            notify: { messages.append($0) }
-        ) { board, _ throws(ServiceError) in
-            try Service(board: board, logger: quietLogger, gpio: gpio)
-        }
+            notify: { messages.append($0) },
+            make: { board, _ throws(ServiceError) in
+                try Service(board: board, logger: quietLogger, gpio: gpio)
+            })
         let finished = DispatchSemaphore(value: 0)
         let result = Mutex<Bool?>(nil)
         Thread {
