@@ -15,27 +15,27 @@ import TouchTrace
 
 /// What `touchwire bench` runs: the whole pipeline on the simulated controller, once idle and
 /// once with a competing CPU load on every core.
-public struct BenchOptions: Sendable, Equatable {
+package struct BenchOptions: Sendable, Equatable {
     /// The simulated controller's report rate, Hz (1…1000).
-    public var rateHz: Int
+    package var rateHz: Int
     /// Length of each phase, s (1…25: both phases stay under a minute).
-    public var seconds: Int
+    package var seconds: Int
     /// Run the phase with competing load.
-    public var withLoad: Bool = true
+    package var withLoad: Bool = true
     /// Run the phase without competing load.
-    public var idle: Bool = true
+    package var idle: Bool = true
     /// Busy threads of the competing load (default: one per online CPU).
-    public var loadThreads: Int? = nil
+    package var loadThreads: Int? = nil
     /// Play the kiosk workload (every recognizer kind) instead of the board's own script.
-    public var kioskWorkload: Bool = true
+    package var kioskWorkload: Bool = true
 
-    public init(rateHz: Int = 200, seconds: Int = 10) {
+    package init(rateHz: Int = 200, seconds: Int = 10) {
         self.rateHz = rateHz
         self.seconds = seconds
     }
 
     /// The first problem with these options, naming the option, or nil.
-    public func problem() -> String? {
+    package func problem() -> String? {
         if !(1...1000).contains(rateHz) { return "--rate must be 1…1000 Hz, got \(rateHz)" }
         if !(1...25).contains(seconds) {
             return "--seconds must be 1…25 (two phases stay under a minute), got \(seconds)"
@@ -47,7 +47,8 @@ public struct BenchOptions: Sendable, Equatable {
 
     /// The board as the bench runs it: the simulated controller at `rateHz`, looping, with the
     /// kiosk workload when asked. Throws when the board has no simulated controller.
-    public func benchBoard(_ board: BoardDescription, workloadTrace: String?) throws(ServiceError) -> BoardDescription {
+    package func benchBoard(_ board: BoardDescription, workloadTrace: String?) throws(ServiceError) -> BoardDescription
+    {
         guard let c = board.controller, c.bus == .simulated, var sim = board.simulation else {
             throw .notSimulated(board: board.name, command: "bench")
         }
@@ -63,36 +64,36 @@ public struct BenchOptions: Sendable, Equatable {
 }
 
 /// One phase's figures.
-public struct BenchPhaseResult: Sendable, Equatable {
-    public var name: String
-    public var seconds: Double
-    public var framesRead: Int
-    public var framesQueued: Int
-    public var eventsWritten: Int
-    public var readToRecognized: LatencySummary
-    public var readToWrite: LatencySummary
+package struct BenchPhaseResult: Sendable, Equatable {
+    package var name: String
+    package var seconds: Double
+    package var framesRead: Int
+    package var framesQueued: Int
+    package var eventsWritten: Int
+    package var readToRecognized: LatencySummary
+    package var readToWrite: LatencySummary
     /// CPU time of the driver, recognizer and output threads, µs.
-    public var pipelineCPUMicroseconds: Int64
-    public var residentBytes: Int
-    public var peakResidentBytes: Int
-    public var frameDrops: Int
-    public var eventDrops: Int
-    public var lostSamples: Int
+    package var pipelineCPUMicroseconds: Int64
+    package var residentBytes: Int
+    package var peakResidentBytes: Int
+    package var frameDrops: Int
+    package var eventDrops: Int
+    package var lostSamples: Int
     /// "driver SCHED_FIFO 60", …
-    public var threads: [String]
-    public var warnings: [String]
+    package var threads: [String]
+    package var warnings: [String]
 
-    public var framesPerSecond: Double { seconds > 0 ? Double(framesRead) / seconds : 0 }
+    package var framesPerSecond: Double { seconds > 0 ? Double(framesRead) / seconds : 0 }
     /// Pipeline CPU per controller read, µs.
-    public var cpuPerFrameMicroseconds: Double {
+    package var cpuPerFrameMicroseconds: Double {
         framesRead > 0 ? Double(pipelineCPUMicroseconds) / Double(framesRead) : 0
     }
 }
 
 /// Runs `touchwire bench` and renders its report.
-public enum PipelineBench {
+package enum PipelineBench {
     /// Runs the phases. `progress` receives one line as each phase starts.
-    public static func run(
+    package static func run(
         board original: BoardDescription, options: BenchOptions, realtime: RealTimeDescription,
         logger: Logger, progress: (String) -> Void = { _ in }
     ) throws(ServiceError) -> [BenchPhaseResult] {
@@ -160,7 +161,7 @@ public enum PipelineBench {
     }
 
     /// The report: one block per phase, then the verdict against the 400 kHz FT6x36 read time.
-    public static func render(_ results: [BenchPhaseResult], options: BenchOptions, board: String) -> String {
+    package static func render(_ results: [BenchPhaseResult], options: BenchOptions, board: String) -> String {
         var s = "touchwire bench: board \(board), simulated controller at \(options.rateHz) Hz, "
         s += options.kioskWorkload ? "kiosk workload (every recognizer kind)\n" : "the board's script\n"
         for r in results {
@@ -189,7 +190,7 @@ public enum PipelineBench {
     /// `--engine-only`: the engine alone (the kiosk engine of `board`, the kiosk workload `passes`
     /// times through the recognizer stage and the event ring, no threads, no output). For
     /// instruction counts (`tools/callgrind-engine`). Returns (frames, events).
-    public static func engineOnly(board: BoardDescription, passes: Int) throws(ServiceError) -> (Int, Int) {
+    package static func engineOnly(board: BoardDescription, passes: Int) throws(ServiceError) -> (Int, Int) {
         let engine = try EngineBuilder.build(board)
         let events = EventQueueSink(capacity: 4096, wake: Wakeup(), recognizerSlots: engine.recognizers.count)
         engine.sink = events

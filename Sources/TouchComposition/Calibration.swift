@@ -6,7 +6,7 @@ import TouchService
 import TouchSimulation
 
 /// What became of one press during calibration.
-public enum PressResult: Equatable, Sendable {
+package enum PressResult: Equatable, Sendable {
     /// A still, single-finger press: the median of its samples (after invert/swap), how many
     /// samples it had and how far the farthest sample lay from the median.
     case accepted(Point, samples: Int, moved: Double)
@@ -16,22 +16,22 @@ public enum PressResult: Equatable, Sendable {
 
 /// Turns the driver's frames into presses: from the first contact to the lift, one finger,
 /// held still. Robust to jitter: the press's point is the per-axis median of its samples.
-public struct PressCollector: Sendable {
+package struct PressCollector: Sendable {
     /// A press whose samples lie farther than this from their median is rejected (raw units,
     /// about pixels).
-    public var maxMovement: Double
+    package var maxMovement: Double
     private var samples: [Point] = []
     private var problem: String? = nil
     private var down = false
 
-    public init(maxMovement: Double = 5) { self.maxMovement = maxMovement }
+    package init(maxMovement: Double = 5) { self.maxMovement = maxMovement }
 
     /// True while a finger is down.
-    public var isPressed: Bool { down }
+    package var isPressed: Bool { down }
 
     /// Feeds one queued frame whose positions are already oriented (invert/swap applied);
     /// returns the press that a lift or cancel ended.
-    public mutating func feed(_ frame: TouchFrame) -> PressResult? {
+    package mutating func feed(_ frame: TouchFrame) -> PressResult? {
         if frame.isCancel {
             guard down else { return nil }
             reset()
@@ -70,7 +70,7 @@ public struct PressCollector: Sendable {
     }
 
     /// The median (the mean of the middle two for an even count).
-    public static func median(_ values: [Double]) -> Double {
+    package static func median(_ values: [Double]) -> Double {
         let s = values.sorted()
         guard !s.isEmpty else { return .nan }
         let m = s.count / 2
@@ -84,7 +84,7 @@ public struct PressCollector: Sendable {
 }
 
 /// One step of a calibration session.
-public enum CalibrationStep: Equatable, Sendable {
+package enum CalibrationStep: Equatable, Sendable {
     /// Target `index` was pressed; `raw` is the press after invert/swap.
     case accepted(index: Int, raw: Point, samples: Int)
     /// A press meant for target `index` was rejected; the same target is asked again.
@@ -98,29 +98,29 @@ public enum CalibrationStep: Equatable, Sendable {
 ///
 /// Clock-free: the caller polls it at the instants it chooses (a real clock on hardware; a
 /// virtual one on a simulated board, which makes the whole session deterministic).
-public final class CalibrationSession {
-    public let board: BoardDescription
+package final class CalibrationSession {
+    package let board: BoardDescription
     /// The targets in panel pixels (what the user sees) with their names.
-    public let targets: [(name: String, point: Point)]
+    package let targets: [(name: String, point: Point)]
     /// The board's transform without calibration: `oriented` gives the point calibration
     /// applies to, `unrotated` turns a target into the space calibration maps into.
-    public let transform: PanelTransform
-    public let driver: DriverStage
+    package let transform: PanelTransform
+    package let driver: DriverStage
     /// The simulated world, on a simulated board (to tell when its script has ended).
-    public let simulation: SimulatedTouchWorld?
+    package let simulation: SimulatedTouchWorld?
     /// The polling period (the simulated report rate, or the board's `poll_interval_ms`).
-    public let pollIntervalMicroseconds: Int64
+    package let pollIntervalMicroseconds: Int64
     /// The presses accepted so far, one per target in order.
-    public private(set) var pairs: [CalibrationPair] = []
+    package private(set) var pairs: [CalibrationPair] = []
     /// Presses rejected so far.
-    public private(set) var rejectedPresses = 0
+    package private(set) var rejectedPresses = 0
     private var collector: PressCollector
 
     /// Fails when the board has no controller, the simulation cannot be built, or `points` is
     /// not one of `CalibrationTargets.supportedCounts`. On a simulated board whose script is the
     /// demo (which presses no targets) the built-in calibration presses are played instead, one
     /// per target, and `log` says so.
-    public init(
+    package init(
         board: BoardDescription, points: Int = 5, start: Instant, maxMovement: Double = 5,
         log: @escaping (String) -> Void = { _ in }
     ) throws(ServiceError) {
@@ -149,23 +149,23 @@ public final class CalibrationSession {
     }
 
     /// The index of the target to press next (== `targets.count` when complete).
-    public var currentIndex: Int { pairs.count }
-    public var isComplete: Bool { pairs.count == targets.count }
+    package var currentIndex: Int { pairs.count }
+    package var isComplete: Bool { pairs.count == targets.count }
     /// True while a finger is down.
-    public var isPressed: Bool { collector.isPressed }
+    package var isPressed: Bool { collector.isPressed }
 
     /// The prompt for target `index`: "touch the top-left target at (80, 48) and lift".
-    public func prompt(for index: Int) -> String {
+    package func prompt(for index: Int) -> String {
         let t = targets[index]
         return "touch the \(t.name) target at (\(Int(t.point.x)), \(Int(t.point.y))) and lift"
     }
 
     /// Starts the controller (retried by `poll` when it does not answer).
     @discardableResult
-    public func start(at now: Instant) -> Bool { driver.start(at: now) }
+    package func start(at now: Instant) -> Bool { driver.start(at: now) }
 
     /// Reads the controller once at `now`; returns the presses that ended.
-    public func poll(at now: Instant) -> [CalibrationStep] {
+    package func poll(at now: Instant) -> [CalibrationStep] {
         driver.poll(at: now)
         var steps: [CalibrationStep] = []
         while var frame = driver.frames.poll() {
@@ -191,5 +191,5 @@ public final class CalibrationSession {
     }
 
     /// The least-squares fit of the presses so far (all targets once complete).
-    public func fit() throws(CalibrationError) -> CalibrationFit { try CalibrationSolver.solve(pairs) }
+    package func fit() throws(CalibrationError) -> CalibrationFit { try CalibrationSolver.solve(pairs) }
 }

@@ -7,25 +7,25 @@ import TouchSimulation
 import TouchTrace
 
 /// Everything the driver stage needs for one board's controller.
-public struct ControllerSetup {
+package struct ControllerSetup {
     /// The driver; on a simulated board, a `SimulatedController` around the real driver.
-    public var controller: any TouchController
+    package var controller: any TouchController
     /// The simulated world behind `controller` (nil on real hardware): for the commands and tests
     /// that steer or inspect it. The pipeline never sees it.
-    public var simulation: SimulatedTouchWorld?
-    public var transform: PanelTransform
-    public var protection: TouchProtection
-    public var schedule: AdaptivePollSchedule
+    package var simulation: SimulatedTouchWorld?
+    package var transform: PanelTransform
+    package var protection: TouchProtection
+    package var schedule: AdaptivePollSchedule
     /// The polling period of a simulated board without INT (its report rate), or the configured one.
-    public var pollIntervalMicroseconds: Int64
+    package var pollIntervalMicroseconds: Int64
 }
 
 /// Builds the controller driver a board names: by `controller.chip`, on the simulated bus
 /// (`bus = "sim"`, with a register-level model of the same chip) or on `/dev/i2c-N` (with
 /// libgpiod INT/reset lines when the board wires them).
-public enum ControllerFactory {
+package enum ControllerFactory {
     /// The panel transform of a board: rotation, swap, invert and calibration into `[panel]` pixels.
-    public static func transform(_ board: BoardDescription, _ c: ControllerDescription) -> PanelTransform {
+    package static func transform(_ board: BoardDescription, _ c: ControllerDescription) -> PanelTransform {
         PanelTransform(
             panelWidth: board.panel.width, panelHeight: board.panel.height, rotationDegrees: c.rotation.rawValue,
             swapXY: c.swapXY, invertX: c.invertX, invertY: c.invertY,
@@ -54,7 +54,7 @@ public enum ControllerFactory {
     /// simulated INT line's edge wait all use them, and the world follows `clock`, so the pipeline and
     /// the simulated chip agree on the time. Without a `clock` the world keeps its own time (tests and
     /// commands stepping the board at instants they choose from `start`).
-    public static func make(
+    package static func make(
         _ board: BoardDescription, start: Instant, capture: Bool = false, calibrationTargets: Int = 5,
         clock: (() -> Instant)? = nil, sleep: ((Int64) -> Void)? = nil
     ) throws(ServiceError) -> ControllerSetup {
@@ -136,7 +136,7 @@ public enum ControllerFactory {
     }
 
     /// The driver for `c.chip` on `bus`.
-    public static func makeDriver<Bus: I2CBus>(
+    package static func makeDriver<Bus: I2CBus>(
         _ c: ControllerDescription, bus: Bus, lines: ControllerLines, timing: DriverTiming, rawW: Int, rawH: Int
     ) -> any TouchController {
         switch c.chip {

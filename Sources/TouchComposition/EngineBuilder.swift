@@ -4,9 +4,9 @@ import TouchCore
 import TouchOutputs
 
 /// Builds the region tree and the recognizers of a validated board into a `GestureEngine`.
-public enum EngineBuilder {
+package enum EngineBuilder {
     /// The engine for `board`, with thresholds converted from points to pixels.
-    public static func build(_ board: BoardDescription) throws(ServiceError) -> GestureEngine {
+    package static func build(_ board: BoardDescription) throws(ServiceError) -> GestureEngine {
         guard let rootDescription = board.rootRegion else {
             preconditionFailure("EngineBuilder.build: a validated board always has a root region")
         }
@@ -91,7 +91,7 @@ public enum EngineBuilder {
     }
 
     /// The names the encoders print for recognizer and region indices.
-    public static func names(of engine: GestureEngine) -> EventNames {
+    package static func names(of engine: GestureEngine) -> EventNames {
         EventNames(
             recognizers: engine.recognizers.map(\.name), regions: engine.regions.map(\.name),
             strokes: engine.recognizers.map { ($0 as? StrokeGestureRecognizer)?.templates.names ?? [] })

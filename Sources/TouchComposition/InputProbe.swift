@@ -5,11 +5,11 @@ import TouchService
 
 /// `touchwire probe`'s list of Linux input devices that are touchscreens: for boards with
 /// `chip = "evdev"`, where the kernel's driver keeps the panel.
-public enum InputProbe {
+package enum InputProbe {
     /// One line per `/dev/input/eventN` under `directory` that is a touchscreen (name, protocol,
     /// axis ranges and the board keys that select it), plus one line per device that could not be
     /// opened for lack of permission (naming group `input`). Other devices are left out.
-    public static func touchscreenLines(directory: String = "/dev/input") -> [String] {
+    package static func touchscreenLines(directory: String = "/dev/input") -> [String] {
         var lines: [String] = []
         var denied: [String] = []
         for path in EvdevDevice.devicePaths(directory: directory) {

@@ -3,8 +3,8 @@ import TouchDrivers
 import TouchLinux
 
 /// A real `/dev/input/eventN` as an `InputEventSource`.
-public final class LinuxInputSource: InputEventSource {
-    public private(set) var path: String
+package final class LinuxInputSource: InputEventSource {
+    package private(set) var path: String
     private var device: EvdevDevice
     private let grab: Bool
     /// The board's `name = "…"`, looked up again on `reopen` (the node number may change on replug).
@@ -15,7 +15,7 @@ public final class LinuxInputSource: InputEventSource {
     /// Opens the device, checks it is a touchscreen and, with `grab`, takes it exclusively.
     /// `name`: the device name it was found by, if any (see `reopen`).
     /// - Throws: `.missing`, `.permissionDenied` (group `input`), `.notATouchscreen`, `.busy`.
-    public init(path: String, grab: Bool, name: String? = nil) throws(InputDeviceError) {
+    package init(path: String, grab: Bool, name: String? = nil) throws(InputDeviceError) {
         self.device = try Self.open(path, grab: grab)
         self.path = path
         self.grab = grab
@@ -32,7 +32,7 @@ public final class LinuxInputSource: InputEventSource {
     }
 
     /// Opens the device again (the same node, or the one with the same name) and closes the old one.
-    public func reopen() throws(InputDeviceError) {
+    package func reopen() throws(InputDeviceError) {
         let next = try name.map { n throws(InputDeviceError) in try Self.find(name: n) } ?? path
         if grabbed { try? device.grab(false) }  // the old descriptor's grab would make the new one EBUSY
         grabbed = false
@@ -43,7 +43,7 @@ public final class LinuxInputSource: InputEventSource {
 
     /// Releases the grab (`EVIOCGRAB` 0) so a reloaded board can take the device; the descriptor
     /// itself closes when the source is freed.
-    public func close() {
+    package func close() {
         guard grabbed else { return }
         grabbed = false
         try? device.grab(false)
@@ -52,7 +52,7 @@ public final class LinuxInputSource: InputEventSource {
     /// The first touchscreen whose name is `name` (exactly, else the only one containing it).
     /// When it is not found and some devices could not be opened for lack of permission, that is
     /// the error (the fix is group `input`, not another name).
-    public static func find(name: String, directory: String = "/dev/input") throws(InputDeviceError) -> String {
+    package static func find(name: String, directory: String = "/dev/input") throws(InputDeviceError) -> String {
         var found: [(path: String, name: String)] = []
         var denied: String? = nil
         for p in EvdevDevice.devicePaths(directory: directory) {
@@ -70,7 +70,7 @@ public final class LinuxInputSource: InputEventSource {
         throw .noDeviceNamed(name, available: found.map { "\($0.path): \($0.name)" })
     }
 
-    public func describe() throws(InputDeviceError) -> (name: String, geometry: EvdevGeometry) {
+    package func describe() throws(InputDeviceError) -> (name: String, geometry: EvdevGeometry) {
         let caps = try device.capabilities()
         if caps.hasSlots && caps.hasMultiTouchPosition {
             let x = try device.axis(EvdevCode.ABS_MT_POSITION_X)
@@ -93,11 +93,11 @@ public final class LinuxInputSource: InputEventSource {
         )
     }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputDeviceError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputDeviceError) -> Int {
         try device.read(into: buffer)
     }
 
-    public func snapshot(slotCount: Int, multiTouch: Bool) throws(InputDeviceError) -> EvdevSnapshot {
+    package func snapshot(slotCount: Int, multiTouch: Bool) throws(InputDeviceError) -> EvdevSnapshot {
         if multiTouch {
             let n = min(slotCount, EvdevDecoder.maxSlots)
             return EvdevSnapshot(
@@ -111,7 +111,7 @@ public final class LinuxInputSource: InputEventSource {
             ys: [try device.axis(EvdevCode.ABS_Y).value])
     }
 
-    public func waitReadable(timeoutMicroseconds: Int64) -> Bool {
+    package func waitReadable(timeoutMicroseconds: Int64) -> Bool {
         device.waitReadable(timeoutMilliseconds: Int(max(0, (timeoutMicroseconds + 999) / 1000)))
     }
 }

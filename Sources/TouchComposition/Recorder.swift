@@ -11,19 +11,19 @@ import TouchTrace
 /// calibration, same protections — and every frame the driver stage queues (a change of the
 /// contacts, or a system cancel) becomes one trace line, so a recording replays through
 /// `touchwire replay` to the gestures the service would have seen.
-public final class Recorder {
-    public let driver: DriverStage
-    public let frames: FrameQueue
-    public let writer: TraceFileWriter
+package final class Recorder {
+    package let driver: DriverStage
+    package let frames: FrameQueue
+    package let writer: TraceFileWriter
     /// The polling period when no INT line is used.
-    public let pollIntervalMicroseconds: Int64
+    package let pollIntervalMicroseconds: Int64
     /// Frames written so far.
-    public private(set) var framesWritten = 0
+    package private(set) var framesWritten = 0
 
     /// Opens the controller of `board` and creates `path` with the trace header. `clock`: the
     /// caller's clock when it reads in real time (a simulated board then follows it; see
     /// `ControllerFactory.make`); nil when the caller steps at instants it chooses from `start`.
-    public init(
+    package init(
         board: BoardDescription, path: String, logger: Logger, start: Instant, clock: (() -> Instant)? = nil
     ) throws(ServiceError) {
         let setup = try ControllerFactory.make(board, start: start, clock: clock)
@@ -45,13 +45,13 @@ public final class Recorder {
     }
 
     /// Reads the controller once at `now` (the INT edge's instant when `edge`) and writes what it queued.
-    public func step(at now: Instant, edge: Bool = false) throws(TraceError) {
+    package func step(at now: Instant, edge: Bool = false) throws(TraceError) {
         driver.poll(at: now, edge: edge)
         try drain()
     }
 
     /// Writes every frame the driver stage has queued.
-    public func drain() throws(TraceError) {
+    package func drain() throws(TraceError) {
         while let frame = frames.poll() {
             try writer.append(frame)
             framesWritten += 1
@@ -61,7 +61,7 @@ public final class Recorder {
     /// Ends the recording: a finger still down gets a system cancel line at `now` (the recording
     /// was cut, the finger did not lift), so the trace never leaves a touch without an end; then
     /// the file is flushed and closed.
-    public func finish(at now: Instant) throws(TraceError) {
+    package func finish(at now: Instant) throws(TraceError) {
         try drain()
         if driver.hasContactsDown {
             try writer.append(.cancel(at: now))

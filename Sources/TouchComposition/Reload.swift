@@ -27,18 +27,18 @@ import TouchService
 ///   logged (and shown in STATUS=) and the previous board is opened again; if even that fails,
 ///   `run()` returns false (the service exits; systemd restarts it). Either way no half-opened
 ///   service is left: a failed `make` has released what it had opened.
-public final class ServiceSupervisor: @unchecked Sendable {
+package final class ServiceSupervisor: @unchecked Sendable {
     // @unchecked Sendable: mutable state is behind `state`; `notify` is a Sendable closure.
 
     /// Builds (and opens) a service for a board, given how many boards were swapped in before it
     /// (for `ServiceSettings.reloads`); `touchwire run` passes `Service.init` plus its command-line
     /// settings, tests pass simulated GPIO and an injected clock.
-    public typealias Factory = (BoardDescription, _ reloads: Int) throws(ServiceError) -> Service
+    package typealias Factory = (BoardDescription, _ reloads: Int) throws(ServiceError) -> Service
 
-    public let boardPath: String
-    public let logger: Logger
+    package let boardPath: String
+    package let logger: Logger
     /// `$WATCHDOG_USEC` (nil: no watchdog).
-    public let watchdogMicroseconds: Int64?
+    package let watchdogMicroseconds: Int64?
     private let make: Factory
     private let notify: @Sendable (String) -> Void
     private let clock: @Sendable () -> Instant
@@ -54,7 +54,7 @@ public final class ServiceSupervisor: @unchecked Sendable {
 
     /// Opens the first service for `board` (loaded from `boardPath`). `notify` sends one
     /// sd_notify message (no-op outside systemd).
-    public init(
+    package init(
         board: BoardDescription, boardPath: String, logger: Logger, watchdogMicroseconds: Int64? = nil,
         notify: @escaping @Sendable (String) -> Void = { _ in },
         clock: @escaping @Sendable () -> Instant = { MonotonicClock.now() },
@@ -70,17 +70,17 @@ public final class ServiceSupervisor: @unchecked Sendable {
     }
 
     /// The service running now (changes on a successful reload).
-    public var current: Service { state.withLock { $0.service } }
+    package var current: Service { state.withLock { $0.service } }
 
     /// Boards swapped in so far.
-    public var reloads: Int { state.withLock { $0.reloads } }
+    package var reloads: Int { state.withLock { $0.reloads } }
 
     /// Watchdog checks made so far (each either sent `WATCHDOG=1` or logged that it did not).
-    public var watchdogChecks: Int { checks.load(ordering: .relaxed) }
+    package var watchdogChecks: Int { checks.load(ordering: .relaxed) }
     private let checks = Atomic<Int>(0)
 
     /// The outcome of `reload()`.
-    public enum ReloadOutcome: Equatable, Sendable {
+    package enum ReloadOutcome: Equatable, Sendable {
         /// The board is valid; the swap happens at the next frame boundary.
         case accepted(board: String)
         /// The board has errors (each logged); nothing changed.
@@ -89,7 +89,7 @@ public final class ServiceSupervisor: @unchecked Sendable {
 
     /// Re-reads `boardPath` (SIGHUP). See the type's documentation.
     @discardableResult
-    public func reload() -> ReloadOutcome {
+    package func reload() -> ReloadOutcome {
         logger.notice("reload: reading \(boardPath)")
         let board: BoardDescription
         do throws(BoardFileError) {
@@ -124,7 +124,7 @@ public final class ServiceSupervisor: @unchecked Sendable {
     }
 
     /// Stops the running service; `run()` returns once it has finished (SIGINT, SIGTERM).
-    public func stop() {
+    package func stop() {
         let running = state.withLock { s in
             s.stopping = true
             return s.service
@@ -135,7 +135,7 @@ public final class ServiceSupervisor: @unchecked Sendable {
 
     /// Runs services until `stop()`: the first, then one per accepted reload. Returns false if
     /// neither a reloaded board nor the previous one could be opened again (the error is logged).
-    public func run() -> Bool {
+    package func run() -> Bool {
         while true {
             let service = current
             let watcher = startWatcher(for: service)

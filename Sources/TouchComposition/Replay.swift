@@ -10,13 +10,13 @@ import TouchTrace
 /// No sleeping and no real clock: frames are processed at their `t_us`, timers fire at their
 /// deadlines, and after the last frame the clock runs on until no timer is pending. The same
 /// trace and board give byte-identical output on every run and every machine.
-public enum Replay {
+package enum Replay {
     /// Replays `trace` through `engine`, writing event lines (and with `delivery`, region
     /// deliveries) to `output`.
     ///
     /// With `passthrough`, the frames the UI would receive under `[passthrough]` (S22–S27 mapped
     /// onto a touchscreen, `PassthroughTracker`) are handed to `passthrough.onFrame` as they happen.
-    public static func run(
+    package static func run(
         trace: Trace, engine: GestureEngine, delivery: Bool, output: any LineSink,
         passthrough: PassthroughTracker? = nil
     ) {
@@ -41,7 +41,7 @@ public enum Replay {
     /// processed, so a bad trace produces its error and no events; otherwise events of the
     /// frames before a bad line have been written when the error is thrown. Returns the frames replayed.
     @discardableResult
-    public static func run(
+    package static func run(
         path: String, engine: GestureEngine, delivery: Bool, output: any LineSink, validateFirst: Bool = true,
         passthrough: PassthroughTracker? = nil
     ) throws(TraceError) -> Int {
@@ -99,12 +99,12 @@ final class EncodingSink: GestureEventSink {
 /// Gathers whole lines into blocks of `capacity` bytes and hands each block to `output` as one
 /// write: for replay, whose reader wants throughput, not a write per event. Lines are never
 /// split across blocks; `flush()` passes on what is gathered and flushes `output`.
-public final class BlockBufferedSink: LineSink {
-    public let output: any LineSink
+package final class BlockBufferedSink: LineSink {
+    package let output: any LineSink
     private let storage: UnsafeMutableRawBufferPointer
     private var used = 0
 
-    public init(_ output: any LineSink, capacity: Int = 64 * 1024) {
+    package init(_ output: any LineSink, capacity: Int = 64 * 1024) {
         self.output = output
         storage = .allocate(byteCount: max(capacity, 256), alignment: 8)
     }
@@ -114,7 +114,7 @@ public final class BlockBufferedSink: LineSink {
         storage.deallocate()
     }
 
-    public func write(_ line: UnsafeRawBufferPointer) {
+    package func write(_ line: UnsafeRawBufferPointer) {
         if used + line.count > storage.count { flushBlock() }
         if line.count > storage.count {
             output.write(line)
@@ -124,7 +124,7 @@ public final class BlockBufferedSink: LineSink {
         used += line.count
     }
 
-    public func flush() {
+    package func flush() {
         flushBlock()
         output.flush()
     }

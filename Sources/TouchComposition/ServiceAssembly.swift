@@ -13,7 +13,7 @@ extension Service {
     /// `gpio`, when given, supplies every bound GPIO line (tests pass a simulated chip; otherwise
     /// chip "sim" is in memory and others are libgpiod's); `clock` is the monotonic clock unless a
     /// test injects one.
-    public convenience init(
+    package convenience init(
         board: BoardDescription, logger: Logger, settings: ServiceSettings = ServiceSettings(),
         extraOutputs: [OutputChannel] = [], stdout: (any LineSink)? = nil, gpio: (any GPIOProvider)? = nil,
         clock: @escaping @Sendable () -> Instant = { MonotonicClock.now() }

@@ -7,7 +7,7 @@ import TouchTrace
 /// Why a command could not build or start what it was asked to: each case names what failed, where
 /// (board file, key, path) and, in its description, what to do about it. The lower layers' typed
 /// errors (`I2CError`, `GPIOError`, `SerialError`, `TraceError`) are carried, not flattened.
-public enum ServiceError: Error, CustomStringConvertible {
+package enum ServiceError: Error, CustomStringConvertible {
     /// A recognizer kind this build cannot make.
     case unsupportedKind(board: String, recognizer: String, kind: GestureKind)
     /// A controller chip this build cannot drive.
@@ -38,7 +38,7 @@ public enum ServiceError: Error, CustomStringConvertible {
     /// The pipeline could not open what it assembles itself (passthrough, virtual keyboard, exec).
     case pipeline(PipelineSetupError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsupportedKind(let board, let r, let k):
             "\(board): recognizer \"\(r)\": kind \(k) is not available in this build"

@@ -3,12 +3,12 @@ import TouchCore
 import TouchTrace
 
 /// One labelled span of a trace: the stroke that begins in `start...end` (µs) is `gesture`.
-public struct StrokeLabel: Sendable, Equatable {
-    public var gesture: String
-    public var start: Int64
-    public var end: Int64
+package struct StrokeLabel: Sendable, Equatable {
+    package var gesture: String
+    package var start: Int64
+    package var end: Int64
 
-    public init(gesture: String, start: Int64, end: Int64) {
+    package init(gesture: String, start: Int64, end: Int64) {
         self.gesture = gesture
         self.start = start
         self.end = end
@@ -16,19 +16,19 @@ public struct StrokeLabel: Sendable, Equatable {
 }
 
 /// One finger's stroke in a trace: from the frame it appears in until the frame it lifts.
-public struct TraceStroke: Sendable, Equatable {
+package struct TraceStroke: Sendable, Equatable {
     /// The first and last sample's time, µs.
-    public var start: Int64
-    public var end: Int64
-    public var points: [Point]
+    package var start: Int64
+    package var end: Int64
+    package var points: [Point]
 }
 
 /// `touchwire strokes learn` and `strokes test`: strokes out of a trace, labels, and the
 /// confusion of a template set on labelled strokes (through the real recognizer and engine).
-public enum StrokeLearning {
+package enum StrokeLearning {
     /// Parses a labels CSV: a header naming at least `gesture`, `t_start_us` and `t_end_us` (any
     /// order, extra columns ignored), then one row per stroke. `file` names it in errors.
-    public static func parseLabels(_ text: String, file: String) throws(StrokeTemplateFileError) -> [StrokeLabel] {
+    package static func parseLabels(_ text: String, file: String) throws(StrokeTemplateFileError) -> [StrokeLabel] {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         guard let header = lines.first else { throw StrokeTemplateFileError(file: file, line: 1, message: "empty") }
         let columns = header.split(separator: ",", omittingEmptySubsequences: false).map {
@@ -66,7 +66,7 @@ public enum StrokeLearning {
 
     /// Every single-finger stroke of `frames`: a contact from its first frame to its lift. A frame
     /// with two or more contacts ends the current stroke and drops it (it is not a unistroke).
-    public static func strokes(in frames: [TouchFrame]) -> [TraceStroke] {
+    package static func strokes(in frames: [TouchFrame]) -> [TraceStroke] {
         var result: [TraceStroke] = []
         var current: TraceStroke? = nil
         var spoiled = false
@@ -95,7 +95,7 @@ public enum StrokeLearning {
     /// Templates from a trace: each stroke whose start lies in a label's span becomes a template
     /// named by the label; with `name` instead, every stroke becomes a template of that name.
     /// Strokes with no length (taps) are skipped.
-    public static func templates(frames: [TouchFrame], labels: [StrokeLabel]?, name: String?) -> [StrokeTemplate] {
+    package static func templates(frames: [TouchFrame], labels: [StrokeLabel]?, name: String?) -> [StrokeTemplate] {
         var out: [StrokeTemplate] = []
         for s in strokes(in: frames) {
             guard s.points.count >= 2, pathLength(s.points) > 0 else { continue }
@@ -110,7 +110,7 @@ public enum StrokeLearning {
 
     /// `templates` without Wilson's misfits (`StrokeTemplateSet.misfits`): those whose nearest
     /// other template is of another gesture. Returns the kept templates and how many were dropped.
-    public static func edited(_ templates: [StrokeTemplate]) throws(StrokeTemplateSet.EmptyStroke)
+    package static func edited(_ templates: [StrokeTemplate]) throws(StrokeTemplateSet.EmptyStroke)
         -> (templates: [StrokeTemplate], dropped: Int)
     {
         let drop = Set(try StrokeTemplateSet(templates).misfits())
@@ -126,7 +126,7 @@ public enum StrokeLearning {
 
     /// Replays `frames` through an engine holding one stroke recognizer with `templates`, and
     /// tallies, for each label, the gesture recognized at its lift (or "none").
-    public static func evaluate(
+    package static func evaluate(
         frames: [TouchFrame], panelWidth: Int, panelHeight: Int, labels: [StrokeLabel], templates: StrokeTemplateSet,
         minimumScore: Double = StrokeGestureRecognizer.defaultMinimumScore
     ) -> StrokeConfusion {
@@ -158,7 +158,7 @@ public enum StrokeLearning {
     /// through an engine holding one stroke recognizer. With `decide` false its `min_length` is
     /// infinite, so every lift fails before matching: the difference between the two runs is the
     /// cost of the decisions. Returns the frames processed, those with a finger down, and events.
-    public static func replayForCost(
+    package static func replayForCost(
         frames: [TouchFrame], panelWidth: Int, panelHeight: Int, templates: StrokeTemplateSet, passes: Int,
         decide: Bool
     ) -> (frames: Int, moving: Int, events: Int) {
@@ -196,17 +196,17 @@ public enum StrokeLearning {
 }
 
 /// Counts of (true gesture, recognized gesture or none), with the printed report of `strokes test`.
-public struct StrokeConfusion: Sendable, Equatable {
+package struct StrokeConfusion: Sendable, Equatable {
     /// Row names: the labelled gestures in order of first appearance.
-    public private(set) var truths: [String] = []
+    package private(set) var truths: [String] = []
     /// Column names: the template names, then "none".
-    public let columns: [String]
+    package let columns: [String]
     /// counts[row][column].
-    public private(set) var counts: [[Int]] = []
+    package private(set) var counts: [[Int]] = []
 
-    public init(templateNames: [String]) { columns = templateNames + ["none"] }
+    package init(templateNames: [String]) { columns = templateNames + ["none"] }
 
-    public mutating func add(truth: String, predicted: String?) {
+    package mutating func add(truth: String, predicted: String?) {
         var row = truths.firstIndex(of: truth)
         if row == nil {
             truths.append(truth)
@@ -218,7 +218,7 @@ public struct StrokeConfusion: Sendable, Equatable {
     }
 
     /// Strokes of `gesture` and how many were recognized as it.
-    public func recall(of gesture: String) -> (hits: Int, total: Int) {
+    package func recall(of gesture: String) -> (hits: Int, total: Int) {
         guard let r = truths.firstIndex(of: gesture) else { return (0, 0) }
         let total = counts[r].reduce(0, +)
         let hits = columns.firstIndex(of: gesture).map { counts[r][$0] } ?? 0
@@ -226,7 +226,7 @@ public struct StrokeConfusion: Sendable, Equatable {
     }
 
     /// Strokes of other gestures recognized as `gesture`, and how many strokes of other gestures.
-    public func falseAlarms(of gesture: String) -> (count: Int, others: Int) {
+    package func falseAlarms(of gesture: String) -> (count: Int, others: Int) {
         guard let c = columns.firstIndex(of: gesture) else { return (0, 0) }
         var n = 0
         var others = 0
@@ -238,7 +238,7 @@ public struct StrokeConfusion: Sendable, Equatable {
     }
 
     /// All labelled strokes and those recognized as their own gesture.
-    public var accuracy: (hits: Int, total: Int) {
+    package var accuracy: (hits: Int, total: Int) {
         var hits = 0
         var total = 0
         for (r, t) in truths.enumerated() {
@@ -250,7 +250,7 @@ public struct StrokeConfusion: Sendable, Equatable {
 
     /// The confusion matrix (rows: truth; columns: recognized, by number), per-gesture accuracy,
     /// and the overall figure.
-    public var report: String {
+    package var report: String {
         var out = "confusion (rows: labelled gesture; columns: recognized as)\n"
         let width = max(12, (truths + columns).map(\.count).max() ?? 0)
         func pad(_ s: String, _ w: Int) -> String { String(repeating: " ", count: max(0, w - s.count)) + s }

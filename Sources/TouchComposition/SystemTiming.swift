@@ -4,7 +4,7 @@ import TouchLinux
 extension DriverTiming {
     /// The real thing: `nanosleep` and `CLOCK_MONOTONIC`, from `TouchLinux.MonotonicClock`. Built
     /// here, where the pipeline meets the system, so that `TouchDrivers` never links Linux code.
-    public static var system: DriverTiming {
+    package static var system: DriverTiming {
         DriverTiming(sleep: { MonotonicClock.sleep(microseconds: $0) }, now: { MonotonicClock.now() })
     }
 }

@@ -1,21 +1,21 @@
 import TouchCore
 
 /// One calibration press: where the driver saw it and where the target was.
-public struct CalibrationPair: Hashable, Sendable {
+package struct CalibrationPair: Hashable, Sendable {
     /// The point as the driver reports it before calibration: after `invert_*` and `swap_xy`,
     /// before calibration and rotation (`PanelTransform.oriented`).
-    public var raw: Point
+    package var raw: Point
     /// The target in the unrotated display's pixels (`PanelTransform.unrotated` of the panel point).
-    public var target: Point
+    package var target: Point
 
-    public init(raw: Point, target: Point) {
+    package init(raw: Point, target: Point) {
         self.raw = raw
         self.target = target
     }
 }
 
 /// Why no calibration could be fitted.
-public enum CalibrationError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum CalibrationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An affine fit needs at least 3 points.
     case tooFewPoints(Int)
     /// The raw points are (nearly) on one line or all the same: the fit is not determined.
@@ -23,7 +23,7 @@ public enum CalibrationError: Error, Equatable, Sendable, CustomStringConvertibl
     /// A coordinate is NaN or infinite.
     case nonFinite
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .tooFewPoints(let n): return "an affine calibration needs at least 3 points, got \(n)"
         case .collinear:
@@ -34,18 +34,18 @@ public enum CalibrationError: Error, Equatable, Sendable, CustomStringConvertibl
 }
 
 /// A fitted calibration and how well it matches the presses.
-public struct CalibrationFit: Hashable, Sendable {
+package struct CalibrationFit: Hashable, Sendable {
     /// The fit in tslib's integer pointercal form (`a6` = `scale`, the others rounded), as written
     /// to the board file and `/etc/pointercal`. The residuals are those of this rounded form.
-    public var calibration: AffineCalibration
+    package var calibration: AffineCalibration
     /// The unrounded least-squares fit (`a6` = 1).
-    public var exact: AffineCalibration
+    package var exact: AffineCalibration
     /// Distance in pixels between each target and its calibrated press, in input order.
-    public var residuals: [Double]
+    package var residuals: [Double]
     /// The largest residual, pixels.
-    public var maxResidual: Double
+    package var maxResidual: Double
     /// Root mean square of the residuals, pixels.
-    public var rmsResidual: Double
+    package var rmsResidual: Double
 }
 
 /// tslib's `ts_calibrate` fit: `x' = a + b·x + c·y` and `y' = d + e·x + f·y` by least squares
@@ -56,13 +56,13 @@ public struct CalibrationFit: Hashable, Sendable {
 /// The sums are taken about the presses' mean (tslib sums raw values; centring gives the
 /// same solution with far better conditioning). Exact for N = 3 (it interpolates), and for any
 /// N when the presses are an exact affine image of the targets.
-public enum CalibrationSolver {
+package enum CalibrationSolver {
     /// tslib's fixed-point divisor.
-    public static let tslibScale: Double = 65536
+    package static let tslibScale: Double = 65536
 
     /// The least-squares fit; `scale` is `a6` (the other six are rounded to integers when it is
     /// not 1 — pass 1 for an unrounded fit).
-    public static func solve(_ pairs: [CalibrationPair], scale: Double = tslibScale) throws(CalibrationError)
+    package static func solve(_ pairs: [CalibrationPair], scale: Double = tslibScale) throws(CalibrationError)
         -> CalibrationFit
     {
         guard pairs.count >= 3 else { throw .tooFewPoints(pairs.count) }
@@ -133,16 +133,16 @@ public enum CalibrationSolver {
 
 extension AffineCalibration {
     /// The seven numbers in pointercal order `a0 … a6`.
-    public var pointercal: [Double] { [a0, a1, a2, a3, a4, a5, a6] }
+    package var pointercal: [Double] { [a0, a1, a2, a3, a4, a5, a6] }
 
     /// The TOML array for a board file: `[a0, a1, a2, a3, a4, a5, a6]`, integers written without
     /// a fraction (tslib's form), other values in full precision.
-    public var boardFileArray: String {
+    package var boardFileArray: String {
         "[" + pointercal.map(Self.format).joined(separator: ", ") + "]"
     }
 
     /// `/etc/pointercal`'s text: the seven numbers separated by spaces.
-    public var pointercalText: String { pointercal.map(Self.format).joined(separator: " ") }
+    package var pointercalText: String { pointercal.map(Self.format).joined(separator: " ") }
 
     static func format(_ v: Double) -> String {
         if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
@@ -151,14 +151,14 @@ extension AffineCalibration {
 }
 
 /// Where `touchwire calibrate` shows its targets, in panel pixels (what the user sees, after rotation).
-public enum CalibrationTargets {
+package enum CalibrationTargets {
     /// The supported target counts.
-    public static let supportedCounts = [4, 5, 9]
+    package static let supportedCounts = [4, 5, 9]
 
     /// `count` targets inset `inset` (a fraction of the width/height, default 10 %) from the edges:
     /// 5 (tslib: top-left, top-right, bottom-right, bottom-left, centre), 4 (the corners), or 9
     /// (a 3×3 grid, row by row). Nil for other counts.
-    public static func points(count: Int, panelWidth: Int, panelHeight: Int, inset: Double = 0.1)
+    package static func points(count: Int, panelWidth: Int, panelHeight: Int, inset: Double = 0.1)
         -> [(name: String, point: Point)]?
     {
         let w = Double(panelWidth)

@@ -1,36 +1,36 @@
 import TouchCore
 
 /// Running totals of what a driver threw away, for the status output and metrics.
-public struct DriverCounters: Hashable, Sendable, BitwiseCopyable {
+package struct DriverCounters: Hashable, Sendable, BitwiseCopyable {
     /// Touch images read successfully from the bus.
-    public var framesRead = 0
+    package var framesRead = 0
     /// Images rejected as a whole (`DecodedTouchReport.isValid == false`).
-    public var framesRejected = 0
+    package var framesRejected = 0
     /// Point records dropped for coordinates outside the panel.
-    public var rejectedOutOfPanel = 0
+    package var rejectedOutOfPanel = 0
     /// Point records dropped for id 0x0F or a repeated id.
-    public var rejectedInvalidID = 0
+    package var rejectedInvalidID = 0
     /// Images rejected for a count above the chip's maximum.
-    public var rejectedTooMany = 0
+    package var rejectedTooMany = 0
 
-    public init() {}
+    package init() {}
 
     /// Reads that failed with an I2C error.
-    public var readErrors = 0
+    package var readErrors = 0
     /// NACKs taken as "asleep while idle" (CST816 auto-sleep), not errors.
-    public var sleepNacks = 0
+    package var sleepNacks = 0
     /// GT911 reads whose buffer never became ready (spurious INT, e.g. after a lift; GDX -ENOMSG).
-    public var notReady = 0
+    package var notReady = 0
 
     /// Adds one decoded report's counters (any chip family).
-    @inlinable public mutating func add(_ report: some DecodedTouchReport) {
+    @inlinable package mutating func add(_ report: some DecodedTouchReport) {
         add(
             valid: report.isValid, outOfPanel: report.rejectedOutOfPanel, invalidID: report.rejectedInvalidID,
             tooMany: report.rejectedTooMany)
     }
 
     /// Adds one decoded image's counters.
-    @inlinable public mutating func add(valid: Bool, outOfPanel: Int, invalidID: Int, tooMany: Int) {
+    @inlinable package mutating func add(valid: Bool, outOfPanel: Int, invalidID: Int, tooMany: Int) {
         framesRead += 1
         if !valid { framesRejected += 1 }
         rejectedOutOfPanel += outOfPanel
@@ -41,7 +41,7 @@ public struct DriverCounters: Hashable, Sendable, BitwiseCopyable {
 
 /// What every decoder's report says, whatever the chip: the frame, whether the image as a whole
 /// can be trusted, and what was thrown away — the facts `DriverCounters` sums.
-public protocol DecodedTouchReport {
+package protocol DecodedTouchReport {
     /// The contacts down; empty when `isValid` is false.
     var frame: TouchFrame { get }
     /// False when the image as a whole cannot be trusted (it must be dropped, not read as "all up").
@@ -58,7 +58,7 @@ extension FocalTechReport: DecodedTouchReport {}
 extension GT911Report: DecodedTouchReport {}
 extension CST816Report: DecodedTouchReport {
     /// The CST816 reports one contact with id 0: there is no id to reject.
-    public var rejectedInvalidID: Int { 0 }
+    package var rejectedInvalidID: Int { 0 }
 }
 
 /// What every I2C touch driver is configured with, whatever the chip: where it answers, how many
@@ -68,18 +68,18 @@ extension CST816Report: DecodedTouchReport {
 /// the fields read through it (`configuration.panelWidth`) by dynamic member lookup. The drivers
 /// themselves read `configuration.bus` directly: a key path on the per-frame path is instantiated
 /// (allocated) on first use and not always folded away by the optimizer.
-public struct ControllerBusConfiguration: Hashable, Sendable {
+package struct ControllerBusConfiguration: Hashable, Sendable {
     /// 7-bit I2C address the driver talks to (or tries first).
-    public var address: I2CAddress
+    package var address: I2CAddress
     /// Points one image holds, clamped to 1…the chip family's limit.
-    public var maxPoints: Int
+    package var maxPoints: Int
     /// Raw controller X range: points with X ≥ width are dropped and counted.
-    public var panelWidth: Int
+    package var panelWidth: Int
     /// Raw controller Y range: points with Y ≥ height are dropped and counted.
-    public var panelHeight: Int
+    package var panelHeight: Int
 
     /// `maxPoints` is clamped to 1…`maxPointsLimit`.
-    public init(address: I2CAddress, maxPoints: Int, maxPointsLimit: Int, panelWidth: Int, panelHeight: Int) {
+    package init(address: I2CAddress, maxPoints: Int, maxPointsLimit: Int, panelWidth: Int, panelHeight: Int) {
         self.address = address
         self.maxPoints = min(max(maxPoints, 1), max(maxPointsLimit, 1))
         self.panelWidth = panelWidth
@@ -89,34 +89,34 @@ public struct ControllerBusConfiguration: Hashable, Sendable {
 
 /// What a driver keeps of its reads — the identity `start()` found, the counters, the last report —
 /// and the one place a read's outcome is counted. Value type, mutated by the driver thread only.
-public struct DriverState<Report: DecodedTouchReport> {
+package struct DriverState<Report: DecodedTouchReport> {
     /// Set by the driver's `identify()` / `start()`.
-    public var identity: ControllerIdentity?
+    package var identity: ControllerIdentity?
     /// Totals over every read.
-    public private(set) var counters = DriverCounters()
+    package private(set) var counters = DriverCounters()
     /// The last report read (valid or not), for "last N raw frames" diagnostics.
-    public private(set) var lastReport: Report?
+    package private(set) var lastReport: Report?
 
-    public init() {}
+    package init() {}
 
     /// A decoded image: counted (`DriverCounters.add`) and kept as the last report.
-    public mutating func record(_ report: Report) {
+    package mutating func record(_ report: Report) {
         counters.add(report)
         lastReport = report
     }
 
     /// A report kept for diagnostics but not counted as a frame (a GT911 buffer not ready).
-    public mutating func keep(_ report: Report) { lastReport = report }
+    package mutating func keep(_ report: Report) { lastReport = report }
 
     /// A failed read: counted in `readErrors`; returns the error for the driver to throw.
-    public mutating func failedRead(_ error: I2CError) -> I2CError {
+    package mutating func failedRead(_ error: I2CError) -> I2CError {
         counters.readErrors += 1
         return error
     }
 
     /// A NACK the chip's protocol explains (CST816 asleep while idle): counted, not an error.
-    public mutating func sleepNack() { counters.sleepNacks += 1 }
+    package mutating func sleepNack() { counters.sleepNacks += 1 }
 
     /// A GT911 read whose ready bit never came (spurious INT).
-    public mutating func notReady() { counters.notReady += 1 }
+    package mutating func notReady() { counters.notReady += 1 }
 }

@@ -6,27 +6,27 @@ import TouchCore
 /// Linux code: the service passes the real clock (`DriverTiming.system`, built from
 /// `TouchLinux.MonotonicClock` by the composition root), the simulated world a clock it advances
 /// itself, and tests never sleep. Called from the driver thread only.
-public struct DriverTiming {
+package struct DriverTiming {
     /// Sleeps (or pretends to) for the given microseconds.
-    public var sleep: (Int64) -> Void
+    package var sleep: (Int64) -> Void
     /// The monotonic clock.
-    public var now: () -> Instant
+    package var now: () -> Instant
 
-    public init(sleep: @escaping (Int64) -> Void, now: @escaping () -> Instant) {
+    package init(sleep: @escaping (Int64) -> Void, now: @escaping () -> Instant) {
         self.sleep = sleep
         self.now = now
     }
 
     /// A clock that stands still and waits that return at once: for drivers with no reset line and
     /// no INT (nothing to wait for), e.g. identification scans and tests on the simulated bus.
-    public static var immediate: DriverTiming { DriverTiming(sleep: { _ in }, now: { .zero }) }
+    package static var immediate: DriverTiming { DriverTiming(sleep: { _ in }, now: { .zero }) }
 }
 
 /// A GPIO line as a board names it: the line and whether it is active-low.
-public struct ControllerLine: Hashable, Sendable {
-    public var id: GPIOLineID
-    public var activeLow: Bool
-    public init(id: GPIOLineID, activeLow: Bool) {
+package struct ControllerLine: Hashable, Sendable {
+    package var id: GPIOLineID
+    package var activeLow: Bool
+    package init(id: GPIOLineID, activeLow: Bool) {
         self.id = id
         self.activeLow = activeLow
     }
@@ -38,19 +38,19 @@ public struct ControllerLine: Hashable, Sendable {
 /// an input with edge events to the active level, except while a GT911 reset drives it to
 /// select the address; `interruptInput` is then nil until `releaseInterrupt()`.
 /// Single-threaded: the driver thread.
-public final class ControllerLines {
-    public let provider: (any GPIOProvider)?
-    public let interrupt: ControllerLine?
-    public let reset: ControllerLine?
+package final class ControllerLines {
+    package let provider: (any GPIOProvider)?
+    package let interrupt: ControllerLine?
+    package let reset: ControllerLine?
     /// The INT input, when requested and not being driven.
-    public private(set) var interruptInput: (any GPIOInput)?
+    package private(set) var interruptInput: (any GPIOInput)?
     private var resetOutput: (any GPIOOutput)?
     private var interruptOutput: (any GPIOOutput)?
 
     /// No lines: polling, no reset.
-    public static func none() -> ControllerLines { ControllerLines(provider: nil, interrupt: nil, reset: nil) }
+    package static func none() -> ControllerLines { ControllerLines(provider: nil, interrupt: nil, reset: nil) }
 
-    public init(provider: (any GPIOProvider)?, interrupt: ControllerLine?, reset: ControllerLine?) {
+    package init(provider: (any GPIOProvider)?, interrupt: ControllerLine?, reset: ControllerLine?) {
         self.provider = provider
         self.interrupt = provider == nil ? nil : interrupt
         self.reset = provider == nil ? nil : reset
@@ -61,22 +61,22 @@ public final class ControllerLines {
 
     /// Gives the INT and reset lines back to the provider (reset is left where it was: the chip
     /// keeps running). Idempotent; a later reset or INT use requests them again.
-    public func release() {
+    package func release() {
         interruptInput = nil
         interruptOutput = nil
         resetOutput = nil
     }
 
     /// True when a reset line is wired.
-    public var canReset: Bool { reset != nil }
+    package var canReset: Bool { reset != nil }
     /// True when INT is wired (and so can be driven during a reset).
-    public var hasInterrupt: Bool { interrupt != nil }
+    package var hasInterrupt: Bool { interrupt != nil }
 
     /// Drives reset: `true` holds the chip in reset (RSTN low on an active-low line).
     /// The plain reset pulse: assert for `assert` µs, release, then wait `release` µs before the
     /// chip may be addressed. Does nothing without a reset line. (GT911 interleaves INT with it and
     /// sequences the lines itself.)
-    public func pulseReset(assert: Int64, release: Int64, timing: DriverTiming) throws(GPIOError) {
+    package func pulseReset(assert: Int64, release: Int64, timing: DriverTiming) throws(GPIOError) {
         guard canReset else { return }
         try holdReset(true)
         timing.sleep(assert)
@@ -84,7 +84,7 @@ public final class ControllerLines {
         timing.sleep(release)
     }
 
-    public func holdReset(_ active: Bool) throws(GPIOError) {
+    package func holdReset(_ active: Bool) throws(GPIOError) {
         guard let provider, let reset else { return }
         if let out = resetOutput {
             try out.setActive(active)
@@ -94,7 +94,7 @@ public final class ControllerLines {
     }
 
     /// Drives INT to a physical level (GT911 address selection): high = true.
-    public func driveInterrupt(high: Bool) throws(GPIOError) {
+    package func driveInterrupt(high: Bool) throws(GPIOError) {
         guard let provider, let interrupt else { return }
         interruptInput = nil
         let active = high != interrupt.activeLow
@@ -106,7 +106,7 @@ public final class ControllerLines {
     }
 
     /// Returns INT to an input reporting edges to its active level (Zephyr "edge to active").
-    public func releaseInterrupt() throws(GPIOError) {
+    package func releaseInterrupt() throws(GPIOError) {
         guard let provider, let interrupt else { return }
         interruptOutput = nil
         if interruptInput == nil {

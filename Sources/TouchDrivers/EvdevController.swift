@@ -2,7 +2,7 @@ import TouchCore
 
 /// Where an `EvdevController` reads `input_event` records: a real `/dev/input/eventN`
 /// (`LinuxInputSource`) or the evdev-shaped simulated device. Called from the driver thread only.
-public protocol InputEventSource: AnyObject {
+package protocol InputEventSource: AnyObject {
     /// The node or a label for logs ("/dev/input/event3", "sim").
     var path: String { get }
     /// The device's name and axes.
@@ -22,8 +22,8 @@ public protocol InputEventSource: AnyObject {
 }
 
 extension InputEventSource {
-    public func reopen() throws(InputDeviceError) {}
-    public func close() {}
+    package func reopen() throws(InputDeviceError) {}
+    package func close() {}
 }
 
 /// A touch controller that is a Linux input device (`[controller] chip = "evdev"`): the kernel's
@@ -35,13 +35,13 @@ extension InputEventSource {
 /// `rawWidth × rawHeight` (the driver stage then applies the board's orientation and calibration).
 /// `interruptInput` is the device's readability, so the driver thread sleeps until an event
 /// arrives, as on an INT line. Errors are `I2CError.inputDevice` (the protocol's error type).
-public final class EvdevController<Source: InputEventSource>: TouchController {
-    public let source: Source
-    public let rawWidth: Int
-    public let rawHeight: Int
-    public private(set) var identity: ControllerIdentity?
-    public private(set) var counters = DriverCounters()
-    public private(set) var decoder: EvdevDecoder?
+package final class EvdevController<Source: InputEventSource>: TouchController {
+    package let source: Source
+    package let rawWidth: Int
+    package let rawHeight: Int
+    package private(set) var identity: ControllerIdentity?
+    package private(set) var counters = DriverCounters()
+    package private(set) var decoder: EvdevDecoder?
     private let timing: DriverTiming
     private var buffer: [UInt8]
     private var filled = 0
@@ -49,7 +49,7 @@ public final class EvdevController<Source: InputEventSource>: TouchController {
     private var readiness: EvdevReadiness<Source>?
 
     /// `rawWidth × rawHeight`: the raw range of the frames (the transform's raw size).
-    public init(source: Source, rawWidth: Int, rawHeight: Int, timing: DriverTiming) {
+    package init(source: Source, rawWidth: Int, rawHeight: Int, timing: DriverTiming) {
         self.source = source
         self.rawWidth = rawWidth
         self.rawHeight = rawHeight
@@ -58,7 +58,7 @@ public final class EvdevController<Source: InputEventSource>: TouchController {
     }
 
     /// Releases the device's grab (`InputEventSource.close()`); `start()` is needed again.
-    public func close() {
+    package func close() {
         readiness = nil
         decoder = nil
         source.close()
@@ -67,7 +67,7 @@ public final class EvdevController<Source: InputEventSource>: TouchController {
     /// Reads the device's axes and starts decoding. Throws when it is no touchscreen. A restart
     /// (the driver stage re-initialises after repeated read errors, e.g. an unplugged USB panel)
     /// first reopens the device, so a panel that comes back is read again.
-    public func start() throws(I2CError) {
+    package func start() throws(I2CError) {
         let info: (name: String, geometry: EvdevGeometry)
         do throws(InputDeviceError) {
             if decoder != nil { try source.reopen() }
@@ -88,7 +88,7 @@ public final class EvdevController<Source: InputEventSource>: TouchController {
 
     /// The next frame a `SYN_REPORT` completes among the queued records, or nil when none is
     /// complete yet. After a `SYN_DROPPED`, the kernel's state is read and the decoder resynchronised.
-    public func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
+    package func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
         guard var d = decoder else { throw .inputDevice("\(source.path): read before start") }
         defer { decoder = d }
         while true {
@@ -150,7 +150,7 @@ public final class EvdevController<Source: InputEventSource>: TouchController {
     var hasBufferedRecords: Bool { consumed + InputEvent.byteCount <= filled }
 
     /// The device's readability as an edge source (set by `start()`).
-    public var interruptInput: (any GPIOInput)? { readiness }
+    package var interruptInput: (any GPIOInput)? { readiness }
 
     fileprivate func waitForInput(timeoutMicroseconds: Int64) -> GPIOEdgeEvent? {
         if hasBufferedRecords || decoder?.needsResync == true
@@ -162,7 +162,7 @@ public final class EvdevController<Source: InputEventSource>: TouchController {
     }
 
     /// SYN_DROPPED records seen so far (the kernel's buffer overflowed).
-    public var dropsSeen: Int { decoder?.dropsSeen ?? 0 }
+    package var dropsSeen: Int { decoder?.dropsSeen ?? 0 }
 }
 
 /// An evdev device's readability presented as an INT line: an "edge" whenever records are queued.

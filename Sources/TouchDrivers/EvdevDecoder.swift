@@ -1,16 +1,16 @@
 import TouchCore
 
 /// An absolute axis as `EVIOCGABS` reports it (`struct input_absinfo`: minimum and maximum).
-public struct AxisRange: Hashable, Sendable, BitwiseCopyable {
-    public var minimum: Int32
-    public var maximum: Int32
-    public init(minimum: Int32, maximum: Int32) {
+package struct AxisRange: Hashable, Sendable, BitwiseCopyable {
+    package var minimum: Int32
+    package var maximum: Int32
+    package init(minimum: Int32, maximum: Int32) {
         self.minimum = minimum
         self.maximum = maximum
     }
 
     /// `value` scaled from this range onto `0 … size − 1` (values outside the range are clamped).
-    @inlinable public func scale(_ value: Int32, to size: Int) -> Double {
+    @inlinable package func scale(_ value: Int32, to size: Int) -> Double {
         let span = Double(maximum) - Double(minimum)
         guard span > 0 else { return 0 }
         let v = min(max(Double(value), Double(minimum)), Double(maximum))
@@ -20,17 +20,17 @@ public struct AxisRange: Hashable, Sendable, BitwiseCopyable {
 
 /// What the decoder needs to know about a device: its axes and whether it speaks multi-touch
 /// protocol B (`ABS_MT_SLOT`) or is a single-touch device (`ABS_X`, `ABS_Y`, `BTN_TOUCH`).
-public struct EvdevGeometry: Hashable, Sendable {
+package struct EvdevGeometry: Hashable, Sendable {
     /// True for protocol B (ABS_MT_SLOT present); false for a single-touch device.
-    public var multiTouch: Bool
+    package var multiTouch: Bool
     /// ABS_MT_POSITION_X (multi-touch) or ABS_X (single-touch).
-    public var x: AxisRange
+    package var x: AxisRange
     /// ABS_MT_POSITION_Y or ABS_Y.
-    public var y: AxisRange
+    package var y: AxisRange
     /// Number of slots (ABS_MT_SLOT maximum + 1); 1 for single-touch. At most `EvdevDecoder.maxSlots` are tracked.
-    public var slotCount: Int
+    package var slotCount: Int
 
-    public init(multiTouch: Bool, x: AxisRange, y: AxisRange, slotCount: Int) {
+    package init(multiTouch: Bool, x: AxisRange, y: AxisRange, slotCount: Int) {
         self.multiTouch = multiTouch
         self.x = x
         self.y = y
@@ -41,13 +41,13 @@ public struct EvdevGeometry: Hashable, Sendable {
 /// The kernel's state of the touches after a gap (`SYN_DROPPED`): what `EVIOCGMTSLOTS` gives per
 /// slot (tracking id, x, y) for a multi-touch device, or `EVIOCGKEY`'s BTN_TOUCH and the ABS_X/ABS_Y
 /// values for a single-touch one (slot 0).
-public struct EvdevSnapshot: Hashable, Sendable {
+package struct EvdevSnapshot: Hashable, Sendable {
     /// Tracking id per slot, -1 when the slot is empty. Single-touch: `[0]` when BTN_TOUCH is down, `[-1]` when up.
-    public var trackingIDs: [Int32]
-    public var xs: [Int32]
-    public var ys: [Int32]
+    package var trackingIDs: [Int32]
+    package var xs: [Int32]
+    package var ys: [Int32]
 
-    public init(trackingIDs: [Int32], xs: [Int32], ys: [Int32]) {
+    package init(trackingIDs: [Int32], xs: [Int32], ys: [Int32]) {
         self.trackingIDs = trackingIDs
         self.xs = xs
         self.ys = ys
@@ -74,9 +74,9 @@ public struct EvdevSnapshot: Hashable, Sendable {
 /// was replaced during the gap, its end was not seen, so the frame is a system cancel (S9) —
 /// never an invented lift that could fire a tap. Touches that began during the gap (their
 /// landing point unknown) and touches still down after a cancel are ignored until they lift.
-public struct EvdevDecoder: Sendable {
+package struct EvdevDecoder: Sendable {
     /// The most slots tracked; events for higher slots are ignored and counted.
-    public static let maxSlots = 16
+    package static let maxSlots = 16
 
     @usableFromInline struct Slot: Sendable, BitwiseCopyable {
         var trackingID: Int32 = -1
@@ -91,10 +91,10 @@ public struct EvdevDecoder: Sendable {
         var ignored = false
     }
 
-    public let geometry: EvdevGeometry
+    package let geometry: EvdevGeometry
     /// The raw range of the frames: axes are scaled onto `0 … rawWidth − 1` × `0 … rawHeight − 1`.
-    public let rawWidth: Int
-    public let rawHeight: Int
+    package let rawWidth: Int
+    package let rawHeight: Int
 
     var slots = InlineArray<16, Slot>(repeating: Slot())
     var currentSlot = 0
@@ -106,13 +106,13 @@ public struct EvdevDecoder: Sendable {
     var lastWasEmpty = true
 
     /// Set at the SYN_REPORT after a SYN_DROPPED: call `resync` with the kernel's state before going on.
-    public private(set) var needsResync = false
+    package private(set) var needsResync = false
     /// SYN_DROPPED records seen.
-    public private(set) var dropsSeen = 0
+    package private(set) var dropsSeen = 0
     /// Events for slots beyond `maxSlots`, and contacts beyond a frame's capacity, ignored.
-    public private(set) var contactsIgnored = 0
+    package private(set) var contactsIgnored = 0
 
-    public init(geometry: EvdevGeometry, rawWidth: Int, rawHeight: Int) {
+    package init(geometry: EvdevGeometry, rawWidth: Int, rawHeight: Int) {
         self.geometry = geometry
         self.rawWidth = max(rawWidth, 1)
         self.rawHeight = max(rawHeight, 1)
@@ -120,7 +120,7 @@ public struct EvdevDecoder: Sendable {
 
     /// Feeds one record. Returns the frame a `SYN_REPORT` completes (empty: every finger up; a
     /// cancel never comes from here), nil otherwise.
-    public mutating func consume(_ event: InputEvent, at timestamp: Instant) -> TouchFrame? {
+    package mutating func consume(_ event: InputEvent, at timestamp: Instant) -> TouchFrame? {
         if event.type == EvdevCode.EV_SYN {
             if event.code == EvdevCode.SYN_DROPPED {
                 discarding = true
@@ -177,7 +177,7 @@ public struct EvdevDecoder: Sendable {
     /// Applies the kernel's state after a gap (see the type's documentation). Returns a system
     /// cancel when a reported touch was lost, else the frame of the touches that continue; nil
     /// when `needsResync` was not set. Slots missing from `snapshot` count as empty.
-    public mutating func resync(_ snapshot: EvdevSnapshot, at timestamp: Instant) -> TouchFrame? {
+    package mutating func resync(_ snapshot: EvdevSnapshot, at timestamp: Instant) -> TouchFrame? {
         guard needsResync else { return nil }
         needsResync = false
         var lost = false
@@ -271,7 +271,7 @@ public struct EvdevDecoder: Sendable {
 
     /// Decodes every whole record of `bytes`, handing each completed frame to `body`. Returns the
     /// number of bytes consumed (a multiple of `InputEvent.byteCount`; a trailing partial record is left).
-    public mutating func consume(
+    package mutating func consume(
         bytes: UnsafeRawBufferPointer, at timestamp: Instant, _ body: (TouchFrame) -> Void
     ) -> Int {
         var offset = 0

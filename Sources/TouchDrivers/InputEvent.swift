@@ -4,23 +4,23 @@
 /// the time is two `__kernel_ulong_t` (seconds, microseconds): 24 bytes on 64-bit systems,
 /// 16 bytes on 32-bit ones (also with a 64-bit `time_t`, since Linux 5.0). The kernel's time is
 /// not used: the service timestamps frames itself (time is injected, never read by the engine).
-public struct InputEvent: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
-    public var type: UInt16
-    public var code: UInt16
-    public var value: Int32
+package struct InputEvent: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
+    package var type: UInt16
+    package var code: UInt16
+    package var value: Int32
 
-    @inlinable public init(type: UInt16, code: UInt16, value: Int32) {
+    @inlinable package init(type: UInt16, code: UInt16, value: Int32) {
         self.type = type
         self.code = code
         self.value = value
     }
 
     /// Bytes per record on this machine (`sizeof(struct input_event)`).
-    public static let byteCount = 2 * MemoryLayout<Int>.size + 8
+    package static let byteCount = 2 * MemoryLayout<Int>.size + 8
 
     /// Decodes the record at `offset` of `bytes` (little-endian host, as every supported board).
     /// `offset + byteCount` must not exceed `bytes.count`.
-    @inlinable public static func decode(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> InputEvent {
+    @inlinable package static func decode(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> InputEvent {
         let base = offset + 2 * MemoryLayout<Int>.size
         return InputEvent(
             type: UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: base, as: UInt16.self)),
@@ -29,7 +29,7 @@ public struct InputEvent: Hashable, Sendable, BitwiseCopyable, CustomStringConve
     }
 
     /// Appends the record's bytes (time zero) to `bytes`: what a uinput write or a simulated device emits.
-    public func encode(into bytes: inout [UInt8]) {
+    package func encode(into bytes: inout [UInt8]) {
         bytes.append(contentsOf: repeatElement(0, count: 2 * MemoryLayout<Int>.size))
         withUnsafeBytes(of: type.littleEndian) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: code.littleEndian) { bytes.append(contentsOf: $0) }
@@ -37,43 +37,43 @@ public struct InputEvent: Hashable, Sendable, BitwiseCopyable, CustomStringConve
     }
 
     /// The records of `events` as one byte stream.
-    public static func encode(_ events: [InputEvent]) -> [UInt8] {
+    package static func encode(_ events: [InputEvent]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(events.count * byteCount)
         for e in events { e.encode(into: &bytes) }
         return bytes
     }
 
-    public var description: String { "(\(type), \(code), \(value))" }
+    package var description: String { "(\(type), \(code), \(value))" }
 
-    public static let synReport = InputEvent(type: EvdevCode.EV_SYN, code: EvdevCode.SYN_REPORT, value: 0)
-    public static let synDropped = InputEvent(type: EvdevCode.EV_SYN, code: EvdevCode.SYN_DROPPED, value: 0)
+    package static let synReport = InputEvent(type: EvdevCode.EV_SYN, code: EvdevCode.SYN_REPORT, value: 0)
+    package static let synDropped = InputEvent(type: EvdevCode.EV_SYN, code: EvdevCode.SYN_DROPPED, value: 0)
 }
 
 /// The event types and codes touchwire uses, with the values of `linux/input-event-codes.h`
 /// (stable kernel ABI). Named as the kernel names them.
 // swift-format-ignore: AlwaysUseLowerCamelCase
-public enum EvdevCode {
-    public static let EV_SYN: UInt16 = 0x00
-    public static let EV_KEY: UInt16 = 0x01
-    public static let EV_ABS: UInt16 = 0x03
+package enum EvdevCode {
+    package static let EV_SYN: UInt16 = 0x00
+    package static let EV_KEY: UInt16 = 0x01
+    package static let EV_ABS: UInt16 = 0x03
 
-    public static let SYN_REPORT: UInt16 = 0
-    public static let SYN_DROPPED: UInt16 = 3
+    package static let SYN_REPORT: UInt16 = 0
+    package static let SYN_DROPPED: UInt16 = 3
 
-    public static let BTN_TOUCH: UInt16 = 0x14a
-    public static let BTN_TOOL_FINGER: UInt16 = 0x145
+    package static let BTN_TOUCH: UInt16 = 0x14a
+    package static let BTN_TOOL_FINGER: UInt16 = 0x145
 
-    public static let ABS_X: UInt16 = 0x00
-    public static let ABS_Y: UInt16 = 0x01
-    public static let ABS_PRESSURE: UInt16 = 0x18
-    public static let ABS_MT_SLOT: UInt16 = 0x2f
-    public static let ABS_MT_TOUCH_MAJOR: UInt16 = 0x30
-    public static let ABS_MT_POSITION_X: UInt16 = 0x35
-    public static let ABS_MT_POSITION_Y: UInt16 = 0x36
-    public static let ABS_MT_TRACKING_ID: UInt16 = 0x39
-    public static let ABS_MT_PRESSURE: UInt16 = 0x3a
+    package static let ABS_X: UInt16 = 0x00
+    package static let ABS_Y: UInt16 = 0x01
+    package static let ABS_PRESSURE: UInt16 = 0x18
+    package static let ABS_MT_SLOT: UInt16 = 0x2f
+    package static let ABS_MT_TOUCH_MAJOR: UInt16 = 0x30
+    package static let ABS_MT_POSITION_X: UInt16 = 0x35
+    package static let ABS_MT_POSITION_Y: UInt16 = 0x36
+    package static let ABS_MT_TRACKING_ID: UInt16 = 0x39
+    package static let ABS_MT_PRESSURE: UInt16 = 0x3a
 
     /// `INPUT_PROP_DIRECT`: the device is a touchscreen (coordinates map to the display).
-    public static let INPUT_PROP_DIRECT: Int = 0x01
+    package static let INPUT_PROP_DIRECT: Int = 0x01
 }

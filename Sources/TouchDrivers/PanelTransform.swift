@@ -5,18 +5,18 @@ import TouchCore
 /// tslib `plugins/linear.c`: `x' = (a2 + a0·x + a1·y) / a6`, `y' = (a5 + a3·x + a4·y) / a6`.
 /// The file may carry two more numbers (the screen resolution it was made for); they are
 /// ignored here. `a6` must be non-zero.
-public struct AffineCalibration: Hashable, Sendable, BitwiseCopyable {
-    public var a0, a1, a2, a3, a4, a5, a6: Double
+package struct AffineCalibration: Hashable, Sendable, BitwiseCopyable {
+    package var a0, a1, a2, a3, a4, a5, a6: Double
 
     /// The identity (`1 0 0 0 1 0 1`).
-    public static let identity = AffineCalibration(a0: 1, a1: 0, a2: 0, a3: 0, a4: 1, a5: 0, a6: 1)
+    package static let identity = AffineCalibration(a0: 1, a1: 0, a2: 0, a3: 0, a4: 1, a5: 0, a6: 1)
 
-    public init(a0: Double, a1: Double, a2: Double, a3: Double, a4: Double, a5: Double, a6: Double) {
+    package init(a0: Double, a1: Double, a2: Double, a3: Double, a4: Double, a5: Double, a6: Double) {
         (self.a0, self.a1, self.a2, self.a3, self.a4, self.a5, self.a6) = (a0, a1, a2, a3, a4, a5, a6)
     }
 
     /// Seven numbers in pointercal order; nil unless there are 7 (or 9) finite numbers with a6 ≠ 0.
-    public init?(pointercal numbers: [Double]) {
+    package init?(pointercal numbers: [Double]) {
         guard numbers.count == 7 || numbers.count == 9, numbers.allSatisfy(\.isFinite), numbers[6] != 0 else {
             return nil
         }
@@ -26,7 +26,7 @@ public struct AffineCalibration: Hashable, Sendable, BitwiseCopyable {
     }
 
     /// Parses the text of a pointercal file ("1 0 0 0 1 0 1", whitespace separated).
-    public init?(pointercalText text: String) {
+    package init?(pointercalText text: String) {
         let parts = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
         var numbers: [Double] = []
         for p in parts {
@@ -37,7 +37,7 @@ public struct AffineCalibration: Hashable, Sendable, BitwiseCopyable {
     }
 
     /// The calibrated point.
-    @inlinable public func apply(_ p: Point) -> Point {
+    @inlinable package func apply(_ p: Point) -> Point {
         Point(x: (a2 + a0 * p.x + a1 * p.y) / a6, y: (a5 + a3 * p.x + a4 * p.y) / a6)
     }
 }
@@ -55,17 +55,17 @@ public struct AffineCalibration: Hashable, Sendable, BitwiseCopyable {
 /// is therefore `panelWidth × panelHeight` turned back by the rotation and swap
 /// (`rawWidth`, `rawHeight`). A point that lands outside the panel is rejected (nil): the
 /// caller counts it (no phantom actions: rpi/linux #4749).
-public struct PanelTransform: Hashable, Sendable, BitwiseCopyable {
-    public var panelWidth: Int
-    public var panelHeight: Int
+package struct PanelTransform: Hashable, Sendable, BitwiseCopyable {
+    package var panelWidth: Int
+    package var panelHeight: Int
     /// Clockwise quarter turns, 0…3.
-    public var quarterTurns: Int
-    public var swapXY: Bool
-    public var invertX: Bool
-    public var invertY: Bool
-    public var calibration: AffineCalibration?
+    package var quarterTurns: Int
+    package var swapXY: Bool
+    package var invertX: Bool
+    package var invertY: Bool
+    package var calibration: AffineCalibration?
 
-    public init(
+    package init(
         panelWidth: Int, panelHeight: Int, rotationDegrees: Int = 0, swapXY: Bool = false, invertX: Bool = false,
         invertY: Bool = false, calibration: AffineCalibration? = nil
     ) {
@@ -79,17 +79,17 @@ public struct PanelTransform: Hashable, Sendable, BitwiseCopyable {
     }
 
     /// Width of the image before rotation (after swap).
-    @inlinable public var unrotatedWidth: Int { quarterTurns % 2 == 0 ? panelWidth : panelHeight }
+    @inlinable package var unrotatedWidth: Int { quarterTurns % 2 == 0 ? panelWidth : panelHeight }
     /// Height of the image before rotation (after swap).
-    @inlinable public var unrotatedHeight: Int { quarterTurns % 2 == 0 ? panelHeight : panelWidth }
+    @inlinable package var unrotatedHeight: Int { quarterTurns % 2 == 0 ? panelHeight : panelWidth }
     /// The chip's X range (exclusive): what the decoder checks raw X against.
-    @inlinable public var rawWidth: Int { swapXY ? unrotatedHeight : unrotatedWidth }
+    @inlinable package var rawWidth: Int { swapXY ? unrotatedHeight : unrotatedWidth }
     /// The chip's Y range (exclusive).
-    @inlinable public var rawHeight: Int { swapXY ? unrotatedWidth : unrotatedHeight }
+    @inlinable package var rawHeight: Int { swapXY ? unrotatedWidth : unrotatedHeight }
 
     /// Steps 1 and 2 (invert, swap): the point calibration is applied to (and what
     /// `touchwire calibrate` fits).
-    @inlinable public func oriented(_ raw: Point) -> Point {
+    @inlinable package func oriented(_ raw: Point) -> Point {
         var x = raw.x
         var y = raw.y
         if invertX { x = Double(rawWidth - 1) - x }
@@ -99,7 +99,7 @@ public struct PanelTransform: Hashable, Sendable, BitwiseCopyable {
     }
 
     /// The inverse of `oriented`: the chip's raw point for a point after invert and swap.
-    @inlinable public func unoriented(_ p: Point) -> Point {
+    @inlinable package func unoriented(_ p: Point) -> Point {
         var x = p.x
         var y = p.y
         if swapXY { swap(&x, &y) }
@@ -109,7 +109,7 @@ public struct PanelTransform: Hashable, Sendable, BitwiseCopyable {
     }
 
     /// Step 4 (rotation): an unrotated display point to panel pixels.
-    @inlinable public func rotated(_ p: Point) -> Point {
+    @inlinable package func rotated(_ p: Point) -> Point {
         let w = Double(unrotatedWidth)
         let h = Double(unrotatedHeight)
         switch quarterTurns {
@@ -121,7 +121,7 @@ public struct PanelTransform: Hashable, Sendable, BitwiseCopyable {
     }
 
     /// The inverse of `rotated`: a panel pixel in the unrotated display, where calibration maps to.
-    @inlinable public func unrotated(_ p: Point) -> Point {
+    @inlinable package func unrotated(_ p: Point) -> Point {
         let w = Double(unrotatedWidth)
         let h = Double(unrotatedHeight)
         switch quarterTurns {
@@ -133,7 +133,7 @@ public struct PanelTransform: Hashable, Sendable, BitwiseCopyable {
     }
 
     /// Panel pixels for a raw point, nil when the result lies outside the panel.
-    @inlinable public func apply(_ raw: Point) -> Point? {
+    @inlinable package func apply(_ raw: Point) -> Point? {
         var p = oriented(raw)
         if let c = calibration { p = c.apply(p) }
         let out = rotated(p)
@@ -145,7 +145,7 @@ public struct PanelTransform: Hashable, Sendable, BitwiseCopyable {
 
     /// Transforms every contact of `frame` in place order; contacts landing outside the panel
     /// are removed. Returns how many were removed.
-    @inlinable public func apply(to frame: inout TouchFrame) -> Int {
+    @inlinable package func apply(to frame: inout TouchFrame) -> Int {
         guard !frame.isCancel else { return 0 }
         var out = TouchFrame(timestamp: frame.timestamp)
         var rejected = 0

@@ -5,34 +5,34 @@ import TouchCore
 /// Identification registers are unreliable across firmwares and absent on emulated
 /// clones (EDT comment; rpi/linux #4881, #6298), so every value read from the chip is
 /// optional; `chipName` falls back to the configured family name.
-public struct ControllerIdentity: Hashable, Sendable, CustomStringConvertible {
+package struct ControllerIdentity: Hashable, Sendable, CustomStringConvertible {
     /// A human name: "FT6336U", or the driver family ("FT6x36 (unidentified)") when the chip id is unknown.
-    public var chipName: String
+    package var chipName: String
     /// The address that answered.
-    public var address: I2CAddress
+    package var address: I2CAddress
     /// The chip id register's value (FocalTech 0xA3), nil when the read failed.
-    public var chipID: UInt8?
+    package var chipID: UInt8?
     /// The firmware id register's value (FocalTech 0xA6), nil when the read failed.
-    public var firmware: UInt8?
+    package var firmware: UInt8?
     /// The vendor / panel id register's value (FocalTech 0xA8), nil when the read failed.
-    public var vendor: UInt8?
+    package var vendor: UInt8?
     /// A 16-bit firmware version where the chip has one (GT911 0x8144), nil otherwise.
-    public var firmwareVersion: UInt16?
+    package var firmwareVersion: UInt16?
     /// The resolution the chip reports (GT911 0x8146/0x8148), nil when it has none.
-    public var resolution: (width: Int, height: Int)? {
+    package var resolution: (width: Int, height: Int)? {
         get { resolutionWidth.flatMap { w in resolutionHeight.map { (w, $0) } } }
         set {
             resolutionWidth = newValue?.width
             resolutionHeight = newValue?.height
         }
     }
-    public var resolutionWidth: Int?
-    public var resolutionHeight: Int?
+    package var resolutionWidth: Int?
+    package var resolutionHeight: Int?
     /// Something the user should know about how the chip was found (e.g. "answered at the
     /// alternate address 0x14"), nil when nothing.
-    public var note: String?
+    package var note: String?
 
-    public init(
+    package init(
         chipName: String, address: I2CAddress, chipID: UInt8? = nil, firmware: UInt8? = nil, vendor: UInt8? = nil,
         firmwareVersion: UInt16? = nil, resolutionWidth: Int? = nil, resolutionHeight: Int? = nil, note: String? = nil
     ) {
@@ -48,7 +48,7 @@ public struct ControllerIdentity: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// "FT6336U at 0x38 (chip id 0x64, firmware 0x10, vendor 0x11)"; "?" for unread fields.
-    public var description: String {
+    package var description: String {
         func hex(_ v: UInt8?) -> String {
             guard let v else { return "?" }
             let s = String(v, radix: 16)
@@ -74,7 +74,7 @@ public struct ControllerIdentity: Hashable, Sendable, CustomStringConvertible {
 /// What the service needs from any touch controller driver.
 ///
 /// Called from the driver thread only; implementations are not required to be thread-safe.
-public protocol TouchController: AnyObject {
+package protocol TouchController: AnyObject {
     /// Set by a successful `start()`; nil before.
     var identity: ControllerIdentity? { get }
     /// Checks the controller answers, identifies it and configures it. Throws when it does
@@ -97,5 +97,5 @@ public protocol TouchController: AnyObject {
 }
 
 extension TouchController {
-    public var interruptInput: (any GPIOInput)? { nil }
+    package var interruptInput: (any GPIOInput)? { nil }
 }

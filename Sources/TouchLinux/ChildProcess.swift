@@ -7,11 +7,11 @@ import SystemPackage
 #endif
 
 /// How a child process ended.
-public enum ChildExit: Equatable, Sendable, CustomStringConvertible {
+package enum ChildExit: Equatable, Sendable, CustomStringConvertible {
     case exited(Int32)
     case signalled(Int32)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .exited(let s): "exited with status \(s)"
         case .signalled(let s): "killed by signal \(s)"
@@ -25,14 +25,14 @@ public enum ChildExit: Equatable, Sendable, CustomStringConvertible {
 ///
 /// Owned by the spawner thread. Released before it is reaped, it is killed and reaped so no
 /// zombie is left.
-public final class ChildProcess {
-    public let pid: pid_t
+package final class ChildProcess {
+    package let pid: pid_t
     private var stderrPipe: DescriptorHandle?
-    public private(set) var exit: ChildExit?
+    package private(set) var exit: ChildExit?
 
     /// Starts `argv[0]` (an absolute path) with `argv` and `environment` ("NAME=value" strings).
     /// The corresponding C functions are `posix_spawn` (with file actions) and `pipe2`.
-    public init(argv: [String], environment: [String]) throws(Errno) {
+    package init(argv: [String], environment: [String]) throws(Errno) {
         precondition(!argv.isEmpty, "ChildProcess: empty argv")
         let pipe = try DescriptorPipe()
         var actions = posix_spawn_file_actions_t()
@@ -80,7 +80,7 @@ public final class ChildProcess {
 
     /// Reaps the child if it ended (`waitpid(WNOHANG)`); returns how it ended, nil while running.
     @discardableResult
-    public func poll() -> ChildExit? {
+    package func poll() -> ChildExit? {
         if let exit { return exit }
         var status: Int32 = 0
         let r = waitpid(pid, &status, WNOHANG)
@@ -91,10 +91,10 @@ public final class ChildProcess {
     }
 
     /// Sends `signal` to the child's process group (it was started as a group leader).
-    public func signal(_ signal: Int32) { kill(-pid, signal) }
+    package func signal(_ signal: Int32) { kill(-pid, signal) }
 
     /// Appends whatever the child wrote to stderr (non-blocking) to `text`, keeping at most `limit` bytes.
-    public func readStderr(into text: inout [UInt8], limit: Int = 4096) {
+    package func readStderr(into text: inout [UInt8], limit: Int = 4096) {
         guard let fd = stderrPipe?.rawValue else { return }
         var buffer = [UInt8](repeating: 0, count: 1024)
         while true {
@@ -106,14 +106,14 @@ public final class ChildProcess {
     }
 
     /// Whether `path` names a file this process may execute (`access(X_OK)`) and is not a directory.
-    public static func isExecutable(_ path: String) -> Bool {
+    package static func isExecutable(_ path: String) -> Bool {
         var st = stat()
         guard stat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR else { return false }
         return access(path, X_OK) == 0
     }
 
     /// Whether a user account `name` exists (`getpwnam_r`).
-    public static func userExists(_ name: String) -> Bool {
+    package static func userExists(_ name: String) -> Bool {
         var pw = passwd()
         var result: UnsafeMutablePointer<passwd>? = nil
         var buffer = [CChar](repeating: 0, count: 4096)

@@ -8,10 +8,10 @@ import TouchCore
 
 /// The system's monotonic clock — the one place in the package where the real clock is read.
 /// Everything downstream (recognizers, timers, encoders) receives `Instant`s from here or from a trace.
-public enum MonotonicClock {
+package enum MonotonicClock {
     /// Microseconds on `CLOCK_MONOTONIC` (since boot, not counting suspend).
     /// The corresponding C function is `clock_gettime(CLOCK_MONOTONIC, …)`.
-    public static func now() -> Instant {
+    package static func now() -> Instant {
         var ts = timespec()
         // CLOCK_MONOTONIC cannot fail with a valid timespec pointer (EINVAL/EFAULT only).
         _ = clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -20,7 +20,7 @@ public enum MonotonicClock {
 
     /// Sleeps the calling thread for `microseconds` (nothing for 0 or less), resuming after a signal
     /// for the time that was left. The corresponding C function is `nanosleep`.
-    public static func sleep(microseconds: Int64) {
+    package static func sleep(microseconds: Int64) {
         guard microseconds > 0 else { return }
         var ts = timespec(tv_sec: Int(microseconds / 1_000_000), tv_nsec: Int(microseconds % 1_000_000) * 1000)
         var rest = timespec()

@@ -8,19 +8,19 @@ import SystemPackage
 #endif
 
 /// A Linux scheduling policy (`SCHED_OTHER`, `SCHED_FIFO`, `SCHED_RR`) as a small value.
-public struct SchedulingPolicy: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: CInt
-    public init(rawValue: CInt) { self.rawValue = rawValue }
+package struct SchedulingPolicy: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package let rawValue: CInt
+    package init(rawValue: CInt) { self.rawValue = rawValue }
 
     /// Normal time-sharing (`SCHED_OTHER`, CFS/EEVDF).
-    public static let other = SchedulingPolicy(rawValue: CInt(SCHED_OTHER))
+    package static let other = SchedulingPolicy(rawValue: CInt(SCHED_OTHER))
     /// Fixed-priority first-in first-out (`SCHED_FIFO`): runs until it blocks or a higher priority wakes.
-    public static let fifo = SchedulingPolicy(rawValue: CInt(SCHED_FIFO))
+    package static let fifo = SchedulingPolicy(rawValue: CInt(SCHED_FIFO))
     /// Fixed-priority round-robin (`SCHED_RR`): as FIFO, with a time slice among equal priorities.
-    public static let roundRobin = SchedulingPolicy(rawValue: CInt(SCHED_RR))
+    package static let roundRobin = SchedulingPolicy(rawValue: CInt(SCHED_RR))
 
     /// `SCHED_FIFO`, `SCHED_RR`, `SCHED_OTHER`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .fifo: return "SCHED_FIFO"
         case .roundRobin: return "SCHED_RR"
@@ -30,34 +30,34 @@ public struct SchedulingPolicy: RawRepresentable, Hashable, Sendable, CustomStri
     }
 
     /// True for the fixed-priority (real-time) policies.
-    public var isRealTime: Bool { self == .fifo || self == .roundRobin }
+    package var isRealTime: Bool { self == .fifo || self == .roundRobin }
 }
 
 /// A real-time setting that the kernel refused: what was attempted and the `Errno`.
-public struct RealTimeError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct RealTimeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What was attempted, e.g. "SCHED_FIFO priority 60".
-    public var operation: String
-    public var errno: Errno
+    package var operation: String
+    package var errno: Errno
 
-    public init(operation: String, errno: Errno) {
+    package init(operation: String, errno: Errno) {
         self.operation = operation
         self.errno = errno
     }
 
     /// True when the process lacks the privilege (EPERM): not a bug, a deployment choice.
-    public var isPermissionDenied: Bool { errno == .notPermitted }
+    package var isPermissionDenied: Bool { errno == .notPermitted }
 
-    public var description: String { "\(operation): \(errno)" }
+    package var description: String { "\(operation): \(errno)" }
 }
 
 /// Scheduling, memory locking, CPU affinity and resource usage of the calling thread or process.
 ///
 /// Each system call is made once, here. Nothing in this file allocates after the first call,
 /// but none of it belongs in a per-frame path: call it when a thread starts or stops.
-public enum RealTime {
+package enum RealTime {
     /// The priorities `policy` accepts (1…99 for FIFO/RR on Linux, 0…0 for OTHER).
     /// The corresponding C functions are `sched_get_priority_min` and `sched_get_priority_max`.
-    public static func priorityRange(_ policy: SchedulingPolicy) -> ClosedRange<Int> {
+    package static func priorityRange(_ policy: SchedulingPolicy) -> ClosedRange<Int> {
         let lo = sched_get_priority_min(policy.rawValue)
         let hi = sched_get_priority_max(policy.rawValue)
         guard lo >= 0, hi >= lo else { return 0...0 }
@@ -66,7 +66,7 @@ public enum RealTime {
 
     /// Sets the calling thread's policy and priority. `.other` resets to normal time-sharing.
     /// The corresponding C function is `pthread_setschedparam(pthread_self(), …)`.
-    public static func setCurrentThreadScheduling(_ policy: SchedulingPolicy, priority: Int) throws(RealTimeError) {
+    package static func setCurrentThreadScheduling(_ policy: SchedulingPolicy, priority: Int) throws(RealTimeError) {
         var param = sched_param()
         param.sched_priority = CInt(clamping: policy.isRealTime ? priority : 0)
         let rc = pthread_setschedparam(pthread_self(), policy.rawValue, &param)
@@ -78,7 +78,7 @@ public enum RealTime {
 
     /// The calling thread's policy and priority.
     /// The corresponding C function is `pthread_getschedparam(pthread_self(), …)`.
-    public static func currentThreadScheduling() -> (policy: SchedulingPolicy, priority: Int) {
+    package static func currentThreadScheduling() -> (policy: SchedulingPolicy, priority: Int) {
         var policy: CInt = 0
         var param = sched_param()
         guard pthread_getschedparam(pthread_self(), &policy, &param) == 0 else { return (.other, 0) }
@@ -87,23 +87,23 @@ public enum RealTime {
 
     /// Locks every current and future page of the process in RAM, so a page fault never
     /// stalls the recognizer loop. The corresponding C function is `mlockall(MCL_CURRENT | MCL_FUTURE)`.
-    public static func lockAllMemory() throws(RealTimeError) {
+    package static func lockAllMemory() throws(RealTimeError) {
         if mlockall(CInt(MCL_CURRENT | MCL_FUTURE)) != 0 {
             throw RealTimeError(operation: "mlockall", errno: .lastError)
         }
     }
 
     /// Undoes `lockAllMemory`. The corresponding C function is `munlockall`.
-    public static func unlockAllMemory() { _ = munlockall() }
+    package static func unlockAllMemory() { _ = munlockall() }
 
     /// Bytes of the process locked in RAM now (`VmLck` in /proc/self/status).
-    public static var lockedMemoryBytes: Int {
+    package static var lockedMemoryBytes: Int {
         procStatusKilobytes("VmLck:").map { $0 * 1024 } ?? 0
     }
 
     /// Pins the calling thread to `cpus` (CPU numbers from 0). An empty list allows every CPU.
     /// The corresponding C function is `sched_setaffinity(0, …)` (0: the calling thread).
-    public static func setCurrentThreadAffinity(_ cpus: [Int]) throws(RealTimeError) {
+    package static func setCurrentThreadAffinity(_ cpus: [Int]) throws(RealTimeError) {
         var mask = [UInt64](repeating: 0, count: maskWords)
         let list = cpus.isEmpty ? Array(0..<onlineCPUCount) : cpus
         for cpu in list {
@@ -118,7 +118,7 @@ public enum RealTime {
     }
 
     /// The CPUs the calling thread may run on. The corresponding C function is `sched_getaffinity(0, …)`.
-    public static func currentThreadAffinity() -> [Int] {
+    package static func currentThreadAffinity() -> [Int] {
         var mask = [UInt64](repeating: 0, count: maskWords)
         guard tw_get_thread_affinity(&mask, CInt(maskWords)) == 0 else { return [] }
         return (0..<(maskWords * 64)).filter { mask[$0 / 64] & (1 << UInt64($0 % 64)) != 0 }
@@ -128,30 +128,30 @@ public enum RealTime {
     private static let maskWords = 16
 
     /// CPUs online now. The corresponding C function is `sysconf(_SC_NPROCESSORS_ONLN)`.
-    public static var onlineCPUCount: Int { max(1, Int(sysconf(CInt(_SC_NPROCESSORS_ONLN)))) }
+    package static var onlineCPUCount: Int { max(1, Int(sysconf(CInt(_SC_NPROCESSORS_ONLN)))) }
 
     /// User + system CPU time of the calling thread so far, µs.
     /// The corresponding C function is `getrusage(RUSAGE_THREAD, …)`.
-    public static func currentThreadCPUMicroseconds() -> Int64 { max(0, Int64(tw_thread_cpu_us())) }
+    package static func currentThreadCPUMicroseconds() -> Int64 { max(0, Int64(tw_thread_cpu_us())) }
 
     /// User + system CPU time of the whole process so far, µs.
     /// The corresponding C function is `getrusage(RUSAGE_SELF, …)`.
-    public static func processCPUMicroseconds() -> Int64 { max(0, Int64(tw_process_cpu_us(nil))) }
+    package static func processCPUMicroseconds() -> Int64 { max(0, Int64(tw_process_cpu_us(nil))) }
 
     /// The process's peak resident set size, bytes (`ru_maxrss`).
-    public static func peakResidentBytes() -> Int {
+    package static func peakResidentBytes() -> Int {
         var kb = 0
         _ = tw_process_cpu_us(&kb)
         return kb * 1024
     }
 
     /// The process's resident set size now, bytes (`VmRSS` in /proc/self/status).
-    public static func residentBytes() -> Int { procStatusKilobytes("VmRSS:").map { $0 * 1024 } ?? 0 }
+    package static func residentBytes() -> Int { procStatusKilobytes("VmRSS:").map { $0 * 1024 } ?? 0 }
 
     /// The resident set size now and its peak, bytes, from one read of /proc/self/status (`VmRSS`,
     /// `VmHWM`), so that `peak >= current` always holds. (`ru_maxrss` and `VmRSS` come from
     /// counters the kernel updates at different times: read apart, the peak can lag the current.)
-    public static func residentMemory() -> (current: Int, peak: Int) {
+    package static func residentMemory() -> (current: Int, peak: Int) {
         let text = readSmallFile("/proc/self/status") ?? ""
         let current = (procStatusKilobytes("VmRSS:", in: text) ?? 0) * 1024
         let hwm = (procStatusKilobytes("VmHWM:", in: text) ?? 0) * 1024

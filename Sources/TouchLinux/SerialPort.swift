@@ -8,34 +8,34 @@ import SystemPackage
 #endif
 
 /// How a UART is framed: baud rate, character size, parity, stop bits, flow control.
-public struct SerialConfiguration: Sendable, Hashable, CustomStringConvertible {
+package struct SerialConfiguration: Sendable, Hashable, CustomStringConvertible {
     /// Parity bit. The corresponding C flags are `PARENB` and `PARODD`.
-    public enum Parity: String, Sendable, Hashable, CaseIterable {
+    package enum Parity: String, Sendable, Hashable, CaseIterable {
         case none, even, odd
     }
 
     /// Stop bits. The corresponding C flag for two is `CSTOPB`.
-    public enum StopBits: Int, Sendable, Hashable, CaseIterable {
+    package enum StopBits: Int, Sendable, Hashable, CaseIterable {
         case one = 1
         case two = 2
     }
 
     /// Flow control. The corresponding C flag for RTS/CTS is `CRTSCTS`.
-    public enum FlowControl: String, Sendable, Hashable, CaseIterable {
+    package enum FlowControl: String, Sendable, Hashable, CaseIterable {
         case none
         case rtsCts = "rts_cts"
     }
 
     /// Bits per second; one of `supportedBaudRates`.
-    public var baudRate: Int
+    package var baudRate: Int
     /// Bits per character, 5…8.
-    public var dataBits: Int
-    public var parity: Parity
-    public var stopBits: StopBits
-    public var flowControl: FlowControl
+    package var dataBits: Int
+    package var parity: Parity
+    package var stopBits: StopBits
+    package var flowControl: FlowControl
 
     /// 115200 8N1 without flow control unless told otherwise.
-    public init(
+    package init(
         baudRate: Int = 115_200, dataBits: Int = 8, parity: Parity = .none, stopBits: StopBits = .one,
         flowControl: FlowControl = .none
     ) {
@@ -47,10 +47,10 @@ public struct SerialConfiguration: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The rates Linux termios can set with a `B…` constant (50 … 4 000 000).
-    public static var supportedBaudRates: [Int] { Termios.baudTable.map(\.rate) }
+    package static var supportedBaudRates: [Int] { Termios.baudTable.map(\.rate) }
 
     /// "115200 8N1" or "921600 8E2 rts_cts".
-    public var description: String {
+    package var description: String {
         let p: String
         switch parity {
         case .none: p = "N"
@@ -63,7 +63,7 @@ public struct SerialConfiguration: Sendable, Hashable, CustomStringConvertible {
 
     /// The configuration `attributes` describe (its framing bits and output speed), or nil when
     /// the speed is not a standard rate or the character size is unknown.
-    public init?(attributes t: termios) {
+    package init?(attributes t: termios) {
         guard let rate = Termios.baudRate(forSpeed: Termios.outputSpeed(t)) else { return nil }
         let bits: Int
         switch t.c_cflag & tcflag_t(CSIZE) {
@@ -85,7 +85,7 @@ public struct SerialConfiguration: Sendable, Hashable, CustomStringConvertible {
     /// `SerialPort` hands to `tcsetattr`. Pure; `path` only names the device in errors.
     ///
     /// - Throws: `.unsupportedConfiguration` for a non-standard baud rate or data bits outside 5…8.
-    public func attributes(from base: termios, path: String) throws(SerialError) -> termios {
+    package func attributes(from base: termios, path: String) throws(SerialError) -> termios {
         var t = base
         try apply(to: &t, path: path)
         return t
@@ -125,7 +125,7 @@ public struct SerialConfiguration: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What went wrong with a serial device. Every case names the device; kernel errors carry the `Errno`.
-public enum SerialError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum SerialError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The device node does not exist or has no device behind it (ENOENT, ENODEV, ENXIO on open).
     case missingDevice(path: String, errno: Errno)
     /// The node exists but may not be opened (EACCES, EPERM): join group `dialout`.
@@ -141,7 +141,7 @@ public enum SerialError: Error, Equatable, Sendable, CustomStringConvertible {
     case failed(path: String, operation: String, errno: Errno)
 
     /// The device node the error is about.
-    public var path: String {
+    package var path: String {
         switch self {
         case .missingDevice(let p, _), .permissionDenied(let p, _), .unsupportedConfiguration(let p, _),
             .configurationRejected(let p, _, _), .disconnected(let p, _, _), .failed(let p, _, _):
@@ -150,7 +150,7 @@ public enum SerialError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// One line, naming the device and the cause.
-    public var description: String {
+    package var description: String {
         switch self {
         case .missingDevice(let p, let e): return "serial device \(p) does not exist (\(e))"
         case .permissionDenied(let p, let e):
@@ -169,11 +169,11 @@ public enum SerialError: Error, Equatable, Sendable, CustomStringConvertible {
 ///
 /// Opened non-blocking: `write` never waits for the line, so the output thread can never stall
 /// on a slow or disconnected peer.
-public struct SerialPort: ~Copyable, Sendable {
+package struct SerialPort: ~Copyable, Sendable {
     /// The device node, e.g. "/dev/ttyAMA0" or "/dev/serial0".
-    public let path: String
+    package let path: String
     /// The configuration applied (and verified) at open.
-    public let configuration: SerialConfiguration
+    package let configuration: SerialConfiguration
     let handle: DescriptorHandle
 
     /// Opens `path` with `O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC`, puts it in raw mode with
@@ -185,7 +185,7 @@ public struct SerialPort: ~Copyable, Sendable {
     ///
     /// The corresponding C functions are `open`, `tcgetattr`, `cfmakeraw`, `cfsetispeed`,
     /// `cfsetospeed` and `tcsetattr`.
-    public init(path: String, configuration: SerialConfiguration) throws(SerialError) {
+    package init(path: String, configuration: SerialConfiguration) throws(SerialError) {
         var attributes = termios()
         // Validate before touching the device, so a bad board file fails without side effects.
         try configuration.apply(to: &attributes, path: path)
@@ -231,7 +231,7 @@ public struct SerialPort: ~Copyable, Sendable {
     }
 
     /// The descriptor, for `poll` by an event loop; owned by the port.
-    public var descriptor: FileDescriptor { handle.descriptor }
+    package var descriptor: FileDescriptor { handle.descriptor }
 
     /// Writes as many of `bytes` as the kernel's output buffer takes now, without blocking.
     /// Returns how many were written: 0 when the buffer is full (EAGAIN). EINTR is retried.
@@ -240,7 +240,7 @@ public struct SerialPort: ~Copyable, Sendable {
     ///   `.failed` on anything else.
     ///
     /// The corresponding C function is `write`.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(SerialError) -> Int {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(SerialError) -> Int {
         switch system_write(handle.rawValue, bytes) {
         case .success(let n): return n
         case .failure(let e):
@@ -256,7 +256,7 @@ public struct SerialPort: ~Copyable, Sendable {
     /// Reads what has arrived, without blocking; 0 when nothing is waiting. EINTR is retried.
     ///
     /// The corresponding C function is `read`.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int {
         switch system_read(handle.rawValue, buffer) {
         case .success(let n): return n
         case .failure(let e):
@@ -272,7 +272,7 @@ public struct SerialPort: ~Copyable, Sendable {
     /// Blocks until everything written has left the transmitter. EINTR is retried.
     ///
     /// The corresponding C function is `tcdrain`.
-    public func drain() throws(SerialError) {
+    package func drain() throws(SerialError) {
         if case .failure(let e) = Termios.drain(handle.rawValue) {
             switch e {
             case .ioError, .noSuchAddressOrDevice, .badFileDescriptor:
@@ -285,7 +285,7 @@ public struct SerialPort: ~Copyable, Sendable {
     /// The terminal attributes as the kernel reports them now (for tests and diagnostics).
     ///
     /// The corresponding C function is `tcgetattr`.
-    public func currentAttributes() throws(SerialError) -> termios {
+    package func currentAttributes() throws(SerialError) -> termios {
         switch Termios.get(handle.rawValue) {
         case .success(let t): return t
         case .failure(let e): throw .failed(path: path, operation: "tcgetattr", errno: e)
@@ -293,7 +293,7 @@ public struct SerialPort: ~Copyable, Sendable {
     }
 
     /// Closes the device now (dropping the port does the same).
-    public consuming func close() {
+    package consuming func close() {
         _ = consume self
     }
 }

@@ -8,7 +8,7 @@ import SystemPackage
 #endif
 
 /// Why a virtual input device could not be created.
-public enum UInputError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum UInputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No /dev/uinput: the `uinput` module is not loaded.
     case missing(path: String)
     /// EACCES/EPERM on /dev/uinput.
@@ -16,7 +16,7 @@ public enum UInputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Anything else: what was attempted and the errno.
     case failed(operation: String, errno: Int32)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missing(let p): return "\(p) does not exist (load the uinput module: sudo modprobe uinput)"
         case .permissionDenied(let p):
@@ -34,13 +34,13 @@ public enum UInputError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Every uinput ioctl of the package is made here: `UI_SET_EVBIT`, `UI_SET_KEYBIT`,
 /// `UI_SET_ABSBIT`, `UI_SET_PROPBIT`, `UI_DEV_SETUP`, `UI_ABS_SETUP`, `UI_DEV_CREATE`,
 /// `UI_DEV_DESTROY`, `UI_GET_SYSNAME`.
-public struct UInputDevice: ~Copyable {
+package struct UInputDevice: ~Copyable {
     private let handle: DescriptorHandle
     /// The device's name under /sys/devices/virtual/input ("input7"), "" when unknown.
-    public let sysName: String
+    package let sysName: String
 
     /// A keyboard that can send `keys` (kernel key codes).
-    public static func keyboard(name: String, keys: [Int], path: String = "/dev/uinput") throws(UInputError)
+    package static func keyboard(name: String, keys: [Int], path: String = "/dev/uinput") throws(UInputError)
         -> UInputDevice
     {
         try UInputDevice(path: path, name: name, product: 0x0001) { fd throws(UInputError) in
@@ -51,7 +51,7 @@ public struct UInputDevice: ~Copyable {
 
     /// A direct multi-touch touchscreen (protocol B) of `width × height` pixels with `slots` slots:
     /// what a UI sees as an ordinary touchscreen.
-    public static func touchscreen(
+    package static func touchscreen(
         name: String, width: Int, height: Int, slots: Int, path: String = "/dev/uinput"
     ) throws(UInputError) -> UInputDevice {
         try UInputDevice(path: path, name: name, product: 0x0002) { fd throws(UInputError) in
@@ -104,12 +104,12 @@ public struct UInputDevice: ~Copyable {
     /// `UI_DEV_DESTROY`: the virtual device leaves /dev/input now (a board reload creates the new
     /// board's before this one is freed); later writes fail. Idempotent (deinit's second destroy
     /// is refused by the kernel, harmlessly).
-    public func destroy() { _ = tw_uinput_create(handle.rawValue, 0) }
+    package func destroy() { _ = tw_uinput_create(handle.rawValue, 0) }
 
     /// Writes whole `input_event` records (see `InputEvent.encode`). Returns false when the kernel
     /// did not take them all (the device's queue is full); never blocks.
     /// The corresponding C function is `write`.
-    public func write(_ records: UnsafeRawBufferPointer) -> Bool {
+    package func write(_ records: UnsafeRawBufferPointer) -> Bool {
         (try? handle.write(records)) == records.count
     }
 }

@@ -8,7 +8,7 @@ import SystemPackage
 #endif
 
 /// Why a Unix socket could not be set up. Each case names the path.
-public enum UnixSocketError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum UnixSocketError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The directory for the socket does not exist (`/run/touchwire`: systemd's `RuntimeDirectory=`).
     case missingDirectory(path: String)
     /// Something that is not a socket is at the path; it is left alone.
@@ -22,7 +22,7 @@ public enum UnixSocketError: Error, Equatable, Sendable, CustomStringConvertible
     /// Anything else: what was attempted and the errno.
     case failed(path: String, operation: String, errno: Int32)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missingDirectory(let p): return "\(p): the directory does not exist"
         case .notASocket(let p): return "\(p) exists and is not a socket (not removed)"
@@ -35,7 +35,7 @@ public enum UnixSocketError: Error, Equatable, Sendable, CustomStringConvertible
 }
 
 /// What one `send` to a client did.
-public enum SocketSendResult: Equatable, Sendable {
+package enum SocketSendResult: Equatable, Sendable {
     /// The whole message went into the client's socket buffer.
     case sent
     /// The buffer could not take the whole message (EAGAIN or a partial send): the client does not read.
@@ -51,17 +51,17 @@ public enum SocketSendResult: Equatable, Sendable {
 /// The one place of the package for `socket`, `bind`, `listen`, `accept4`, `send`, `connect`
 /// (to detect a stale socket file), `chmod`, `chown` and `getgrnam_r` on sockets.
 /// Single-threaded: used by the output thread only.
-public final class UnixStreamServer {
-    public let path: String
+package final class UnixStreamServer {
+    package let path: String
     private let listener: CInt
     /// Connected clients' descriptors (owned).
-    public private(set) var clients: [CInt] = []
+    package private(set) var clients: [CInt] = []
     /// Clients accepted so far.
-    public private(set) var accepted = 0
+    package private(set) var accepted = 0
 
     /// Creates the socket at `path` (a stale socket file nobody listens on is replaced),
     /// sets its mode and, when given, its group, and listens.
-    public init(path: String, mode: mode_t, group: String?) throws(UnixSocketError) {
+    package init(path: String, mode: mode_t, group: String?) throws(UnixSocketError) {
         guard path.utf8.count < 108 else { throw .pathTooLong(path: path) }
         var st = stat()
         if lstat(path, &st) == 0 {
@@ -109,11 +109,11 @@ public final class UnixStreamServer {
     deinit { close() }
 
     /// True once `close()` ran: no descriptor is open and the path is not ours any more.
-    public private(set) var isClosed = false
+    package private(set) var isClosed = false
 
     /// Closes every client and the listener and unlinks the path, once (a later server may own
     /// the path by then: deinit must not unlink its socket). Afterwards nothing is accepted or sent.
-    public func close() {
+    package func close() {
         guard !isClosed else { return }
         isClosed = true
         for c in clients { Glibc.close(c) }
@@ -157,7 +157,7 @@ public final class UnixStreamServer {
     /// Accepts every pending connection (non-blocking). With `limit` clients already, new ones are
     /// closed at once; returns how many were turned away.
     @discardableResult
-    public func acceptPending(limit: Int) -> Int {
+    package func acceptPending(limit: Int) -> Int {
         guard !isClosed else { return 0 }
         var refused = 0
         while true {
@@ -178,7 +178,7 @@ public final class UnixStreamServer {
 
     /// Sends `bytes` to client `index` without waiting (`MSG_DONTWAIT | MSG_NOSIGNAL`: a client
     /// that left gives EPIPE, never SIGPIPE).
-    public func send(_ bytes: UnsafeRawBufferPointer, toClient index: Int) -> SocketSendResult {
+    package func send(_ bytes: UnsafeRawBufferPointer, toClient index: Int) -> SocketSendResult {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return .sent }
         while true {
             let n = Glibc.send(clients[index], base, bytes.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL))
@@ -190,14 +190,14 @@ public final class UnixStreamServer {
     }
 
     /// Closes client `index` and removes it (the last client takes its place).
-    public func disconnect(client index: Int) {
+    package func disconnect(client index: Int) {
         Glibc.close(clients[index])
         clients.swapAt(index, clients.count - 1)
         clients.removeLast()
     }
 
     /// Closes clients that hung up (reading nothing is not hanging up).
-    public func dropHungUp() -> Int {
+    package func dropHungUp() -> Int {
         var gone = 0
         var i = 0
         while i < clients.count {
@@ -213,7 +213,7 @@ public final class UnixStreamServer {
     }
 
     /// Sets the kernel send buffer of client `index` (`SO_SNDBUF`); for tests of a client that does not read.
-    public func setSendBuffer(client index: Int, bytes: Int) {
+    package func setSendBuffer(client index: Int, bytes: Int) {
         var size = CInt(bytes)
         _ = setsockopt(clients[index], SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<CInt>.size))
     }

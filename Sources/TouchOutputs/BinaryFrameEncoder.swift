@@ -9,35 +9,35 @@ import TouchCore
 /// version through the last payload byte. Every multi-byte field is little-endian. Pure and
 /// deterministic: the same event and sequence number give the same bytes. The caller numbers
 /// the frames (one counter per channel), so a receiver sees a gap when the sink drops a frame.
-public struct BinaryFrameEncoder: Sendable {
+package struct BinaryFrameEncoder: Sendable {
     /// The two bytes that open every frame.
-    public static let sync0: UInt8 = 0xA5
-    public static let sync1: UInt8 = 0x5A
+    package static let sync0: UInt8 = 0xA5
+    package static let sync1: UInt8 = 0x5A
     /// The protocol version this encoder writes.
-    public static let version: UInt8 = 1
+    package static let version: UInt8 = 1
     /// Header bytes before the payload (sync ×2, version, type, sequence ×2, length).
-    public static let headerLength = 7
+    package static let headerLength = 7
     /// The longest recognizer name carried; longer names are cut at a UTF-8 boundary.
-    public static let maximumNameLength = 32
+    package static let maximumNameLength = 32
 
     /// What a frame carries.
-    public enum FrameType: UInt8, Sendable {
+    package enum FrameType: UInt8, Sendable {
         /// One gesture event (payload below).
         case event = 0x01
     }
 
     /// Byte offsets of the event payload's fields.
-    public enum EventField {
-        public static let time = 0, kind = 4, state = 5, recognizer = 6, region = 7, touches = 8, detail = 9
-        public static let x = 10, y = 14, a = 18, b = 22, c = 26, d = 30, nameLength = 34, name = 35
+    package enum EventField {
+        package static let time = 0, kind = 4, state = 5, recognizer = 6, region = 7, touches = 8, detail = 9
+        package static let x = 10, y = 14, a = 18, b = 22, c = 26, d = 30, nameLength = 34, name = 35
     }
 
-    public let names: EventNames
+    package let names: EventNames
 
-    public init(names: EventNames) { self.names = names }
+    package init(names: EventNames) { self.names = names }
 
     /// Appends one event frame numbered `sequence` to `out` (no allocation once `out` has capacity).
-    public func encode(_ event: GestureEvent, sequence: UInt16, into out: inout [UInt8]) {
+    package func encode(_ event: GestureEvent, sequence: UInt16, into out: inout [UInt8]) {
         let start = out.count
         out.append(Self.sync0)
         out.append(Self.sync1)
@@ -90,14 +90,14 @@ public struct BinaryFrameEncoder: Sendable {
     }
 
     /// The frame as a new array (allocates; for tests and tools).
-    public func frame(for event: GestureEvent, sequence: UInt16) -> [UInt8] {
+    package func frame(for event: GestureEvent, sequence: UInt16) -> [UInt8] {
         var out: [UInt8] = []
         encode(event, sequence: sequence, into: &out)
         return out
     }
 
     /// CRC-16/CCITT-FALSE of `bytes[from..<to]` (check value of "123456789": 0x29B1).
-    public static func crc16(_ bytes: [UInt8], from: Int, to: Int) -> UInt16 {
+    package static func crc16(_ bytes: [UInt8], from: Int, to: Int) -> UInt16 {
         var crc: UInt16 = 0xFFFF
         var i = from
         while i < to {

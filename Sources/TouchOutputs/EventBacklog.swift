@@ -13,8 +13,8 @@ import TouchCore
 ///
 /// Storage is allocated once at `init`; `push` and `popFirst` never allocate. Not thread-safe:
 /// the output thread owns it.
-public final class EventBacklog {
-    public let capacity: Int
+package final class EventBacklog {
+    package let capacity: Int
     private let slots: UnsafeMutablePointer<GestureEvent>
     /// Per recognizer index: the absolute position of its coalescable `changed` event, or -1.
     private let lastChanged: UnsafeMutablePointer<Int>
@@ -23,13 +23,13 @@ public final class EventBacklog {
     private var start = 0
     private var end = 0
     /// `changed` events merged into a queued one.
-    public private(set) var coalescedCount = 0
+    package private(set) var coalescedCount = 0
     /// Events lost because the backlog was full.
-    public private(set) var droppedCount = 0
+    package private(set) var droppedCount = 0
 
     /// A backlog of `capacity` events for recognizer indices `0..<recognizerSlots` (events of
     /// other indices queue normally but never coalesce).
-    public init(capacity: Int, recognizerSlots: Int) {
+    package init(capacity: Int, recognizerSlots: Int) {
         precondition(capacity > 0, "EventBacklog(capacity:) needs a positive capacity")
         self.capacity = capacity
         self.recognizerSlots = max(0, recognizerSlots)
@@ -43,8 +43,8 @@ public final class EventBacklog {
         lastChanged.deallocate()
     }
 
-    public var count: Int { end - start }
-    public var isEmpty: Bool { end == start }
+    package var count: Int { end - start }
+    package var isEmpty: Bool { end == start }
 
     @inline(__always) private func slotIndex(_ event: GestureEvent) -> Int? {
         guard event.kind != .control, event.recognizer >= 0, event.recognizer < recognizerSlots else { return nil }
@@ -52,7 +52,7 @@ public final class EventBacklog {
     }
 
     /// Queues `event`, coalescing or dropping as described above.
-    public func push(_ event: GestureEvent) {
+    package func push(_ event: GestureEvent) {
         let slot = slotIndex(event)
         if event.state == .changed, let r = slot, lastChanged[r] >= start {
             slots[lastChanged[r] % capacity] = event
@@ -70,7 +70,7 @@ public final class EventBacklog {
     }
 
     /// The oldest queued event, or nil.
-    public func popFirst() -> GestureEvent? {
+    package func popFirst() -> GestureEvent? {
         guard start < end else { return nil }
         let e = slots[start % capacity]
         start += 1
@@ -78,7 +78,7 @@ public final class EventBacklog {
     }
 
     /// Forgets every queued event (they count as dropped).
-    public func removeAll() {
+    package func removeAll() {
         droppedCount += count
         start = end
     }

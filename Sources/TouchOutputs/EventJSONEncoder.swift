@@ -11,13 +11,13 @@ import TouchCore
 /// control `control` (the control region's name, when the event carries it); none for long
 /// press, checkmark and custom. Doubles use Swift's shortest round-trip form
 /// ("233.0"), with NaN/infinity written as 0.0; every line ends in "\n".
-public struct EventJSONEncoder: Sendable {
-    public let names: EventNames
+package struct EventJSONEncoder: Sendable {
+    package let names: EventNames
 
-    public init(names: EventNames) { self.names = names }
+    package init(names: EventNames) { self.names = names }
 
     /// Appends one event line to `out` (no allocation once `out` has capacity, for the usual values).
-    public func encode(_ event: GestureEvent, into out: inout [UInt8]) {
+    package func encode(_ event: GestureEvent, into out: inout [UInt8]) {
         out.appendLiteral("{\"t_us\":")
         out.appendInteger(event.time.microseconds)
         out.appendLiteral(",\"recognizer\":")
@@ -78,7 +78,7 @@ public struct EventJSONEncoder: Sendable {
     }
 
     /// Appends one delivery line: `{"t_us":…,"region":"screen","delivery":"began","touch":0}`.
-    public func encode(_ delivery: RegionDelivery, into out: inout [UInt8]) {
+    package func encode(_ delivery: RegionDelivery, into out: inout [UInt8]) {
         out.appendLiteral("{\"t_us\":")
         out.appendInteger(delivery.time.microseconds)
         out.appendLiteral(",\"region\":")
@@ -91,14 +91,14 @@ public struct EventJSONEncoder: Sendable {
     }
 
     /// The event's line as a String (allocates; for tests and tools).
-    public func line(for event: GestureEvent) -> String {
+    package func line(for event: GestureEvent) -> String {
         var out: [UInt8] = []
         encode(event, into: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// The delivery's line as a String (allocates; for tests and tools).
-    public func line(for delivery: RegionDelivery) -> String {
+    package func line(for delivery: RegionDelivery) -> String {
         var out: [UInt8] = []
         encode(delivery, into: &out)
         return String(decoding: out, as: UTF8.self)

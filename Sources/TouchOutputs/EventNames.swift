@@ -2,22 +2,22 @@ import Gestures
 
 /// The names that `GestureEvent.recognizer` and `.region` index, as the engine's tables hold
 /// them. Resolved (and JSON-escaped) once here, so encoding an event only copies bytes.
-public struct EventNames: Sendable {
+package struct EventNames: Sendable {
     /// Recognizer names by index (board-file `[[recognizer]] name`).
-    public let recognizers: [String]
+    package let recognizers: [String]
     /// Region names by index (board-file `[[region]] name`).
-    public let regions: [String]
+    package let regions: [String]
 
     let recognizerUTF8: [[UInt8]]
     let regionUTF8: [[UInt8]]
     let recognizerJSON: [[UInt8]]
     let regionJSON: [[UInt8]]
     /// By recognizer index: a stroke recognizer's gesture names (`GestureEvent.stroke` indexes them).
-    public let strokes: [[String]]
+    package let strokes: [[String]]
     let strokeJSON: [[[UInt8]]]
 
     /// `strokes`: by recognizer index, the template names of stroke recognizers (empty for others).
-    public init(recognizers: [String], regions: [String], strokes: [[String]] = []) {
+    package init(recognizers: [String], regions: [String], strokes: [[String]] = []) {
         self.recognizers = recognizers
         self.regions = regions
         self.strokes = strokes
@@ -45,17 +45,17 @@ public struct EventNames: Sendable {
     /// The recognizer's name; for a `.control` event, the control region's name (its
     /// `recognizer` index points into the region table, `formats.md` §2). An index outside
     /// the table gives "#<index>" rather than a crash.
-    public func recognizerName(for event: GestureEvent) -> String {
+    package func recognizerName(for event: GestureEvent) -> String {
         event.kind == .control ? regionName(event.recognizer) : recognizerName(event.recognizer)
     }
 
     /// The recognizer at `index`, or "#<index>".
-    public func recognizerName(_ index: Int) -> String {
+    package func recognizerName(_ index: Int) -> String {
         recognizers.indices.contains(index) ? recognizers[index] : "#\(index)"
     }
 
     /// The region at `index`, or "#<index>".
-    public func regionName(_ index: Int) -> String {
+    package func regionName(_ index: Int) -> String {
         regions.indices.contains(index) ? regions[index] : "#\(index)"
     }
 

@@ -11,9 +11,9 @@ import TouchCore
 /// formatted as in the JSON lines; names are written as they are. Text outside placeholders,
 /// and any `{…}` that is not a known field, is copied literally (`validate(template:)`
 /// reports the latter). Every line ends in "\n".
-public struct EventTextEncoder: Sendable {
+package struct EventTextEncoder: Sendable {
     /// The fields a template can name.
-    public enum Field: String, Sendable, CaseIterable {
+    package enum Field: String, Sendable, CaseIterable {
         case tUs = "t_us"
         case recognizer, kind, state, region, x, y, touches, taps, direction
         case translationX = "translation_x"
@@ -29,13 +29,13 @@ public struct EventTextEncoder: Sendable {
     }
 
     /// "{recognizer} {state} {x} {y}".
-    public static let defaultTemplate = "{recognizer} {state} {x} {y}"
+    package static let defaultTemplate = "{recognizer} {state} {x} {y}"
 
-    public let template: String
-    public let names: EventNames
+    package let template: String
+    package let names: EventNames
     let segments: [Segment]
 
-    public init(template: String = EventTextEncoder.defaultTemplate, names: EventNames) {
+    package init(template: String = EventTextEncoder.defaultTemplate, names: EventNames) {
         self.template = template
         self.names = names
         var segments: [Segment] = []
@@ -55,7 +55,7 @@ public struct EventTextEncoder: Sendable {
 
     /// The placeholders in `template` that name no field, in order of first appearance
     /// (empty when the template is valid).
-    public static func validate(template: String) -> [String] {
+    package static func validate(template: String) -> [String] {
         var unknown: [String] = []
         for piece in parse(template) {
             if case .unknown(let t) = piece {
@@ -67,7 +67,7 @@ public struct EventTextEncoder: Sendable {
     }
 
     /// Appends the event's line to `out`.
-    public func encode(_ event: GestureEvent, into out: inout [UInt8]) {
+    package func encode(_ event: GestureEvent, into out: inout [UInt8]) {
         for segment in segments {
             switch segment {
             case .literal(let bytes): out.append(contentsOf: bytes)
@@ -78,7 +78,7 @@ public struct EventTextEncoder: Sendable {
     }
 
     /// The event's line as a String (allocates; for tests and tools).
-    public func line(for event: GestureEvent) -> String {
+    package func line(for event: GestureEvent) -> String {
         var out: [UInt8] = []
         encode(event, into: &out)
         return String(decoding: out, as: UTF8.self)

@@ -2,12 +2,12 @@ import Gestures
 import TouchCore
 
 /// One configured line: which, its polarity, and its level at start.
-public struct GPIOLineSetup: Sendable, Hashable {
-    public var id: GPIOLineID
-    public var activeLow: Bool
-    public var initialActive: Bool
+package struct GPIOLineSetup: Sendable, Hashable {
+    package var id: GPIOLineID
+    package var activeLow: Bool
+    package var initialActive: Bool
 
-    public init(id: GPIOLineID, activeLow: Bool, initialActive: Bool) {
+    package init(id: GPIOLineID, activeLow: Bool, initialActive: Bool) {
         self.id = id
         self.activeLow = activeLow
         self.initialActive = initialActive
@@ -15,16 +15,16 @@ public struct GPIOLineSetup: Sendable, Hashable {
 }
 
 /// A resolved binding: which events drive which line, and how. Plain value for the output thread.
-public struct GPIOBinding: Sendable, Hashable {
+package struct GPIOBinding: Sendable, Hashable {
     /// Which events it listens to.
-    public enum Source: Sendable, Hashable {
+    package enum Source: Sendable, Hashable {
         /// A recognizer by its index in the engine's table.
         case recognizer(Int)
         /// A control region's default action (S28), by the region's index.
         case control(region: Int)
     }
 
-    public enum Action: Sendable, Hashable {
+    package enum Action: Sendable, Hashable {
         /// Active now, inactive `microseconds` later (a retrigger restarts the pulse).
         case pulse(microseconds: Int64)
         /// Active on `began`, inactive on `ended` or `cancelled`.
@@ -33,14 +33,14 @@ public struct GPIOBinding: Sendable, Hashable {
         case toggle
     }
 
-    public var source: Source
+    package var source: Source
     /// The state that triggers a pulse or toggle (ignored by `.hold`).
-    public var trigger: GestureState
-    public var action: Action
+    package var trigger: GestureState
+    package var action: Action
     /// Index into the actuator's lines.
-    public var line: Int
+    package var line: Int
 
-    public init(source: Source, trigger: GestureState, action: Action, line: Int) {
+    package init(source: Source, trigger: GestureState, action: Action, line: Int) {
         self.source = source
         self.trigger = trigger
         self.action = action
@@ -56,10 +56,10 @@ public struct GPIOBinding: Sendable, Hashable {
 }
 
 /// Why the lines could not be requested: which line (its index in `lines`) and the GPIO error.
-public struct GPIOSetupError: Error, Sendable, CustomStringConvertible {
-    public var line: Int
-    public var error: GPIOError
-    public var description: String { "\(error)" }
+package struct GPIOSetupError: Error, Sendable, CustomStringConvertible {
+    package var line: Int
+    package var error: GPIOError
+    package var description: String { "\(error)" }
 }
 
 /// Turns gesture events into GPIO levels, on the output thread.
@@ -70,9 +70,9 @@ public struct GPIOSetupError: Error, Sendable, CustomStringConvertible {
 /// loop calls `advance(to:)` with its clock and sleeps until `nextDeadline`; nothing here reads
 /// a clock or sleeps, so tests drive time. `releaseAll()` (and deinit) drives every line
 /// inactive and gives it back. Not thread-safe: the output thread owns it.
-public final class GPIOActuator {
-    public let bindings: [GPIOBinding]
-    public let lines: [DrivenLine]
+package final class GPIOActuator {
+    package let bindings: [GPIOBinding]
+    package let lines: [DrivenLine]
     /// Per line: when the running pulse ends (`.distantFuture`: none).
     private var pulseEnds: [Instant]
     /// Per line: holds in progress (a pulse end leaves a held line active).
@@ -80,14 +80,14 @@ public final class GPIOActuator {
     /// Per binding: whether its hold is active.
     private var holding: [Bool]
     /// Level changes issued.
-    public private(set) var levelChanges = 0
+    package private(set) var levelChanges = 0
     /// Failed writes (each also logged once per line until it works again).
-    public private(set) var failures = 0
+    package private(set) var failures = 0
     private var failing: [Bool]
     private let log: (String) -> Void
 
     /// Requests every line of `lines` from `provider(line)` and prepares `bindings`.
-    public init(
+    package init(
         lines setups: [GPIOLineSetup], bindings: [GPIOBinding], provider: (GPIOLineID) -> any GPIOProvider,
         log: @escaping (String) -> Void = StandardError.log
     ) throws(GPIOSetupError) {
@@ -113,7 +113,7 @@ public final class GPIOActuator {
     }
 
     /// Applies every binding that `event` triggers; `now` is when the write is issued (pulses start then).
-    public func handle(_ event: GestureEvent, at now: Instant) {
+    package func handle(_ event: GestureEvent, at now: Instant) {
         for i in bindings.indices where bindings[i].matches(event) {
             let b = bindings[i]
             switch b.action {
@@ -142,7 +142,7 @@ public final class GPIOActuator {
     }
 
     /// Ends every pulse due by `now`.
-    public func advance(to now: Instant) {
+    package func advance(to now: Instant) {
         for l in pulseEnds.indices where pulseEnds[l] <= now {
             pulseEnds[l] = .distantFuture
             if holders[l] == 0 { set(l, false) }
@@ -150,13 +150,13 @@ public final class GPIOActuator {
     }
 
     /// The earliest pulse end, or nil when no pulse is running.
-    public var nextDeadline: Instant? {
+    package var nextDeadline: Instant? {
         let d = pulseEnds.min() ?? .distantFuture
         return d == .distantFuture ? nil : d
     }
 
     /// Every line inactive and released. Idempotent; events after it are ignored.
-    public func releaseAll() {
+    package func releaseAll() {
         for l in lines.indices {
             pulseEnds[l] = .distantFuture
             holders[l] = 0

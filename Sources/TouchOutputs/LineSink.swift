@@ -4,7 +4,7 @@ import TouchLinux
 /// Where encoded messages go. A sink takes whole messages (text or JSON lines ending in "\n", or
 /// binary frames) and delivers each whole or not at all; it never throws into the output loop and
 /// never blocks it for long; failures are counted and logged by the sink.
-public protocol LineSink: AnyObject {
+package protocol LineSink: AnyObject {
     /// True while the sink still holds part of an earlier message and would drop a new one:
     /// the caller keeps (and coalesces) its messages meanwhile. The default is false.
     var isBackedUp: Bool { get }
@@ -20,12 +20,12 @@ public protocol LineSink: AnyObject {
 }
 
 extension LineSink {
-    public func flush() {}
-    public func close() {}
-    public var isBackedUp: Bool { false }
+    package func flush() {}
+    package func close() {}
+    package var isBackedUp: Bool { false }
 
     /// Writes the bytes of `line` (allocation-free for an array; for tests and tools).
-    public func write(_ line: [UInt8]) {
+    package func write(_ line: [UInt8]) {
         line.withUnsafeBytes { write($0) }
     }
 }
@@ -49,25 +49,25 @@ extension LineSink {
 /// `touchwire run | head -1`, or EBADF/EIO) the sink is `isClosed`: it logs once and makes no
 /// further write calls; later lines are counted in `failedLines`. The service keeps running:
 /// GPIO and UART outputs are the point of it, and stdout is only one observer.
-public final class StandardOutputSink: LineSink {
+package final class StandardOutputSink: LineSink {
     /// How the sink treats a full descriptor; see the type's documentation.
-    public enum Mode: Sendable { case blocking, nonBlocking }
+    package enum Mode: Sendable { case blocking, nonBlocking }
     /// The descriptor written to (not owned: never closed by the sink).
-    public let descriptor: FileDescriptor
-    public let mode: Mode
+    package let descriptor: FileDescriptor
+    package let mode: Mode
     /// `.blocking` only: how long one line may wait when the descriptor is non-blocking and full.
-    public let timeoutMilliseconds: Int
+    package let timeoutMilliseconds: Int
     /// Lines lost: the reader was not keeping up, stdout is closed, or a write failed.
-    public private(set) var failedLines = 0
+    package private(set) var failedLines = 0
     /// Lines written completely.
-    public private(set) var writtenLines = 0
+    package private(set) var writtenLines = 0
     /// The error of the latest failed line.
-    public private(set) var lastError: Errno?
+    package private(set) var lastError: Errno?
     /// True after a write error that ends stdout for good (EPIPE, EBADF, …): no more writes are tried.
-    public private(set) var isClosed = false
+    package private(set) var isClosed = false
     /// Bytes of the current line still to send (`.nonBlocking`).
-    public var pendingByteCount: Int { pending.count - pendingStart }
-    public var isBackedUp: Bool { !isClosed && pendingByteCount > 0 }
+    package var pendingByteCount: Int { pending.count - pendingStart }
+    package var isBackedUp: Bool { !isClosed && pendingByteCount > 0 }
 
     private let log: (String) -> Void
     private var pending: [UInt8] = []
@@ -77,7 +77,7 @@ public final class StandardOutputSink: LineSink {
 
     /// A sink on `descriptor` (standard output unless told otherwise). In `.nonBlocking` mode
     /// `O_NONBLOCK` is set now; if that fails the sink logs it and stays blocking.
-    public init(
+    package init(
         descriptor: FileDescriptor = .standardOutput, mode: Mode = .blocking, timeoutMilliseconds: Int = 1000,
         log: @escaping (String) -> Void = StandardError.log
     ) {
@@ -99,14 +99,14 @@ public final class StandardOutputSink: LineSink {
     deinit { restoreBlocking() }
 
     /// Puts back the descriptor's blocking flag as it was before `init` (idempotent).
-    public func restoreBlocking() {
+    package func restoreBlocking() {
         guard let flag = restoreFlagTo else { return }
         restoreFlagTo = nil
         _ = try? DescriptorIO.setNonBlocking(descriptor, flag)
     }
 
     /// The corresponding C function is `write` (and `poll` in `.blocking` mode while full).
-    public func write(_ line: UnsafeRawBufferPointer) {
+    package func write(_ line: UnsafeRawBufferPointer) {
         guard !line.isEmpty else { return }
         guard !isClosed else {
             failedLines += 1
@@ -148,7 +148,7 @@ public final class StandardOutputSink: LineSink {
     }
 
     /// Sends the waiting tail of a line, if any.
-    public func flush() {
+    package func flush() {
         if pendingByteCount > 0 && !isClosed { sendPending() }
     }
 
@@ -204,10 +204,10 @@ public final class StandardOutputSink: LineSink {
 }
 
 /// Diagnostics on standard error (one line each), where `formats.md` §2 wants them.
-public enum StandardError {
+package enum StandardError {
     /// Writes `message` and a newline to fd 2; errors are ignored (there is nowhere left to report them).
     /// The corresponding C function is `write`.
-    public static func log(_ message: String) {
+    package static func log(_ message: String) {
         var bytes = Array(message.utf8)
         bytes.append(UInt8(ascii: "\n"))
         bytes.withUnsafeBytes { raw in

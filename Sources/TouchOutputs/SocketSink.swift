@@ -8,31 +8,31 @@ import TouchLinux
 /// does not read) is disconnected and counted in `slowClientsDropped` — a partial line would
 /// corrupt its stream, and holding lines for it would let one stuck reader grow the service.
 /// New clients are accepted on every write and every idle `flush()`.
-public final class SocketSink: LineSink {
-    public let server: UnixStreamServer
+package final class SocketSink: LineSink {
+    package let server: UnixStreamServer
     /// The most clients served at once; more are closed at connect.
-    public let maxClients: Int
+    package let maxClients: Int
     /// Clients disconnected because their buffer was full.
-    public private(set) var slowClientsDropped = 0
+    package private(set) var slowClientsDropped = 0
     /// Clients that went away (EPIPE, ECONNRESET, hang-up).
-    public private(set) var clientsLeft = 0
+    package private(set) var clientsLeft = 0
     /// Connections turned away over `maxClients`.
-    public private(set) var clientsRefused = 0
+    package private(set) var clientsRefused = 0
     /// Lines written (to however many clients were connected).
-    public private(set) var lines = 0
+    package private(set) var lines = 0
     private let log: (String) -> Void
 
-    public init(server: UnixStreamServer, maxClients: Int = 32, log: @escaping (String) -> Void = StandardError.log) {
+    package init(server: UnixStreamServer, maxClients: Int = 32, log: @escaping (String) -> Void = StandardError.log) {
         self.server = server
         self.maxClients = maxClients
         self.log = log
     }
 
     /// Clients connected now.
-    public var clientCount: Int { server.clients.count }
+    package var clientCount: Int { server.clients.count }
 
     /// Sends `line` to every client; see the type's contract.
-    public func write(_ line: UnsafeRawBufferPointer) {
+    package func write(_ line: UnsafeRawBufferPointer) {
         clientsRefused += server.acceptPending(limit: maxClients)
         lines += 1
         var i = 0
@@ -52,12 +52,12 @@ public final class SocketSink: LineSink {
     }
 
     /// Accepts waiting clients and closes those that hung up.
-    public func flush() {
+    package func flush() {
         clientsRefused += server.acceptPending(limit: maxClients)
         clientsLeft += server.dropHungUp()
     }
 
     /// Closes the clients and the listening socket and removes its file (`UnixStreamServer.close()`):
     /// clients see end-of-file and may connect to the next service on the same path.
-    public func close() { server.close() }
+    package func close() { server.close() }
 }

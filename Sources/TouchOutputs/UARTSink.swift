@@ -18,28 +18,28 @@ import TouchLinux
 ///   original path and configuration. Lines arriving meanwhile are dropped and counted.
 ///
 /// Not Sendable: one output thread owns it.
-public final class UARTSink: LineSink {
+package final class UARTSink: LineSink {
     /// The device reopened after a disconnection.
-    public let path: String
-    public let configuration: SerialConfiguration
+    package let path: String
+    package let configuration: SerialConfiguration
     /// Lines whose last byte the port accepted.
-    public private(set) var writtenLines = 0
+    package private(set) var writtenLines = 0
     /// Lines dropped whole: buffer full, disconnected, or cut short by a disconnection.
-    public private(set) var droppedLines = 0
+    package private(set) var droppedLines = 0
     /// Failed reopen attempts since the last disconnection.
-    public private(set) var reconnectAttempts = 0
+    package private(set) var reconnectAttempts = 0
     /// When the next reopen will be tried (nil while connected).
-    public private(set) var nextReconnect: Instant?
+    package private(set) var nextReconnect: Instant?
     /// True while a port is open.
-    public var isConnected: Bool { port != nil }
+    package var isConnected: Bool { port != nil }
     /// Bytes of the current line still to send.
-    public var pendingByteCount: Int { pending.count - pendingStart }
+    package var pendingByteCount: Int { pending.count - pendingStart }
     /// True while part of a line waits for room in the port's buffer.
-    public var isBackedUp: Bool { port != nil && pendingByteCount > 0 }
+    package var isBackedUp: Bool { port != nil && pendingByteCount > 0 }
 
     /// The first reconnect delay, and its cap.
-    public static let initialBackoffMicroseconds: Int64 = 100_000
-    public static let maximumBackoffMicroseconds: Int64 = 5_000_000
+    package static let initialBackoffMicroseconds: Int64 = 100_000
+    package static let maximumBackoffMicroseconds: Int64 = 5_000_000
 
     private var port: SerialPort?
     private var pending: [UInt8] = []
@@ -55,7 +55,7 @@ public final class UARTSink: LineSink {
 
     /// A sink on an open port. `clock` is read to schedule reconnects (the real monotonic clock
     /// unless a test injects one); `log` receives one line per change of state.
-    public init(
+    package init(
         port: consuming SerialPort, clock: @escaping () -> Instant = MonotonicClock.now,
         log: @escaping (String) -> Void = StandardError.log
     ) {
@@ -70,7 +70,7 @@ public final class UARTSink: LineSink {
     /// A sink on `path`: opens it now if it can; if not, logs why and starts disconnected,
     /// retrying with the usual back-off. An invalid configuration (a non-standard baud rate)
     /// is thrown, since retrying cannot fix it.
-    public init(
+    package init(
         path: String, configuration: SerialConfiguration, clock: @escaping () -> Instant = MonotonicClock.now,
         log: @escaping (String) -> Void = StandardError.log
     ) throws(SerialError) {
@@ -90,7 +90,7 @@ public final class UARTSink: LineSink {
         }
     }
 
-    public func write(_ line: UnsafeRawBufferPointer) {
+    package func write(_ line: UnsafeRawBufferPointer) {
         guard !line.isEmpty else { return }
         if port == nil { reconnectIfDue() }
         guard port != nil else {
@@ -121,7 +121,7 @@ public final class UARTSink: LineSink {
         }
     }
 
-    public func flush() {
+    package func flush() {
         if port == nil {
             reconnectIfDue()
         } else if pendingByteCount > 0 {
@@ -192,7 +192,7 @@ public final class UARTSink: LineSink {
 
     /// Closes the port for good (a board reload opens the device again in the next service):
     /// no reconnects afterwards; later lines are dropped and counted.
-    public func close() {
+    package func close() {
         isClosed = true
         port = nil
         nextReconnect = nil
@@ -200,7 +200,7 @@ public final class UARTSink: LineSink {
         pendingStart = 0
     }
     /// True after `close()`.
-    public private(set) var isClosed = false
+    package private(set) var isClosed = false
 
     private func reconnectIfDue() {
         guard !isClosed else { return }

@@ -14,25 +14,25 @@ import TouchCore
 ///
 /// `offer` and `flush` are producer-side and allocation-free; call `flush` on every
 /// driver wake-up so a kept frame is delivered even when the panel goes quiet.
-public final class FrameQueue: @unchecked Sendable {
+package final class FrameQueue: @unchecked Sendable {
     // @unchecked Sendable: `pending` and `overflowed` are touched only by the producer thread;
     // everything shared lives in the SPSCRing and Atomics.
 
-    public let ring: SPSCRing<TouchFrame>
+    package let ring: SPSCRing<TouchFrame>
     private var pending: TouchFrame? = nil
     private var overflowed = false
     private let dropped = Atomic<Int>(0)
     private let overflows = Atomic<Int>(0)
 
     /// A queue holding at least `capacity` frames (at least 4: room for a cancel and a snapshot).
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         ring = SPSCRing(minimumCapacity: max(4, capacity))
     }
 
     /// Producer: hands a frame to the consumer, or keeps it aside if the ring is full.
     /// Returns true when the frame went straight into the ring.
     @discardableResult
-    public func offer(_ frame: TouchFrame) -> Bool {
+    package func offer(_ frame: TouchFrame) -> Bool {
         if pending != nil || overflowed {
             if pending != nil { dropped.wrappingAdd(1, ordering: .relaxed) }
             pending = frame
@@ -47,7 +47,7 @@ public final class FrameQueue: @unchecked Sendable {
     }
 
     /// Producer: delivers the kept frame (preceded by a system cancel) once there is room for both.
-    public func flush() {
+    package func flush() {
         guard overflowed, let frame = pending else { return }
         guard ring.freeSlotsForProducer >= 2 else { return }
         ring.tryPush(TouchFrame.cancel(at: frame.timestamp))
@@ -57,14 +57,14 @@ public final class FrameQueue: @unchecked Sendable {
     }
 
     /// Producer: true while a frame is kept aside waiting for room.
-    public var hasPending: Bool { pending != nil }
+    package var hasPending: Bool { pending != nil }
 
     /// Consumer: the oldest frame, or nil.
-    @inline(__always) public func poll() -> TouchFrame? { ring.tryPop() }
+    @inline(__always) package func poll() -> TouchFrame? { ring.tryPop() }
 
     /// Frames replaced while the ring was full (never delivered).
-    public var droppedFrames: Int { dropped.load(ordering: .relaxed) }
+    package var droppedFrames: Int { dropped.load(ordering: .relaxed) }
     /// Times the ring filled up (each one costs the touches in progress a cancel).
-    public var overflowCount: Int { overflows.load(ordering: .relaxed) }
-    public var highWaterMark: Int { ring.highWaterMark }
+    package var overflowCount: Int { overflows.load(ordering: .relaxed) }
+    package var highWaterMark: Int { ring.highWaterMark }
 }

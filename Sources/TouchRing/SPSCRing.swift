@@ -10,13 +10,13 @@ import Synchronization
 ///
 /// Exactly one thread may call the producer methods (`tryPush`) and exactly one thread
 /// the consumer methods (`tryPop`, `popAll`); the counters may be read from anywhere.
-public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
+package final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     // @unchecked Sendable: `slots` is written only by the producer at indices the consumer
     // has released (acquire on `head`) and read only by the consumer at indices the
     // producer has published (release on `tail`); the cached indices are each owned by one side.
 
     /// Number of elements the ring can hold.
-    public let capacity: Int
+    package let capacity: Int
     private let mask: Int
     private let slots: UnsafeMutablePointer<Element>
 
@@ -38,7 +38,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     private let highWater = Atomic<Int>(0)
 
     /// Allocates storage for at least `minimumCapacity` elements (rounded up to a power of two, at least 2).
-    public init(minimumCapacity: Int) {
+    package init(minimumCapacity: Int) {
         precondition(minimumCapacity > 0, "SPSCRing(minimumCapacity:) needs a positive capacity")
         var c = 2
         while c < minimumCapacity { c <<= 1 }
@@ -51,7 +51,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
 
     /// Producer: appends `element` if there is room. Returns false (and counts a refusal) when full.
     @inline(__always) @discardableResult
-    public func tryPush(_ element: Element) -> Bool {
+    package func tryPush(_ element: Element) -> Bool {
         let t = tail.load(ordering: .relaxed)
         if t &- producerCachedHead >= capacity {
             producerCachedHead = head.load(ordering: .acquiring)
@@ -76,14 +76,14 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     }
 
     /// Producer: free slots as seen now (may grow concurrently as the consumer pops).
-    public var freeSlotsForProducer: Int {
+    package var freeSlotsForProducer: Int {
         producerCachedHead = head.load(ordering: .acquiring)
         return capacity - (tail.load(ordering: .relaxed) &- producerCachedHead)
     }
 
     /// Consumer: removes and returns the oldest element, or nil when empty.
     @inline(__always)
-    public func tryPop() -> Element? {
+    package func tryPop() -> Element? {
         let h = head.load(ordering: .relaxed)
         if h == consumerCachedTail {
             consumerCachedTail = tail.load(ordering: .acquiring)
@@ -95,12 +95,12 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     }
 
     /// Elements currently held (exact on either side only when the other side is idle).
-    public var count: Int { tail.load(ordering: .acquiring) &- head.load(ordering: .acquiring) }
+    package var count: Int { tail.load(ordering: .acquiring) &- head.load(ordering: .acquiring) }
 
     /// Total pushes refused because the ring was full.
-    public var refusedCount: Int { refused.load(ordering: .relaxed) }
+    package var refusedCount: Int { refused.load(ordering: .relaxed) }
 
     /// The most elements ever held at once, as seen by the producer right after a push (the
     /// consumer may have popped since the cached head was read, never the other way round).
-    public var highWaterMark: Int { highWater.load(ordering: .relaxed) }
+    package var highWaterMark: Int { highWater.load(ordering: .relaxed) }
 }

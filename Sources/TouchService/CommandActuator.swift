@@ -7,26 +7,26 @@ import TouchLinux
 import TouchOutputs
 
 /// The virtual keyboard of key bindings: a uinput device declaring exactly the bound keys.
-public final class VirtualKeyboard {
+package final class VirtualKeyboard {
     private let device: UInputDevice
     private var buffer: [UInt8] = []
     /// Chords the kernel did not take whole (its queue was full).
-    public private(set) var failedChords = 0
+    package private(set) var failedChords = 0
 
-    public init(keys: [Int]) throws(UInputError) {
+    package init(keys: [Int]) throws(UInputError) {
         device = try UInputDevice.keyboard(name: "touchwire keyboard", keys: keys)
         buffer.reserveCapacity(64 * InputEvent.byteCount)
     }
 
     /// The device's name under /sys/devices/virtual/input.
-    public var sysName: String { device.sysName }
+    package var sysName: String { device.sysName }
 
     /// Removes the virtual keyboard (`UInputDevice.destroy()`); chords pressed after it are lost.
-    public func close() { device.destroy() }
+    package func close() { device.destroy() }
 
     /// Presses `codes` in order, then releases them in reverse: one report each (a chord, as a
     /// user pressing Meta+F5). No allocation once the buffer has grown to the longest chord.
-    public func press(_ codes: ArraySlice<Int>) {
+    package func press(_ codes: ArraySlice<Int>) {
         buffer.removeAll(keepingCapacity: true)
         for c in codes {
             InputEvent(type: EvdevCode.EV_KEY, code: UInt16(c), value: 1).encode(into: &buffer)
@@ -42,7 +42,7 @@ public final class VirtualKeyboard {
 
 /// Key and exec bindings on the output thread: a matching event presses a chord on the virtual
 /// keyboard or asks the spawner to run a program (never forking here).
-public final class CommandActuator {
+package final class CommandActuator {
     struct Entry {
         var recognizer: Int
         var isControl: Bool
@@ -54,13 +54,13 @@ public final class CommandActuator {
 
     let entries: [Entry]
     let codes: [Int]
-    public let keyboard: VirtualKeyboard?
-    public let spawner: CommandSpawner?
+    package let keyboard: VirtualKeyboard?
+    package let spawner: CommandSpawner?
 
     /// Builds the actuator of `board`'s key/exec bindings (nil when it has none): creates the
     /// virtual keyboard and checks every program, so a missing /dev/uinput or a missing program
     /// is one error and nothing starts.
-    public static func make(_ board: BoardDescription, names: EventNames, logger: Logger) throws(PipelineSetupError)
+    package static func make(_ board: BoardDescription, names: EventNames, logger: Logger) throws(PipelineSetupError)
         -> CommandActuator?
     {
         guard !board.commandBindings.isEmpty else { return nil }
@@ -110,7 +110,7 @@ public final class CommandActuator {
     }
 
     /// Acts on `event` for every binding it matches.
-    public func handle(_ event: GestureEvent) {
+    package func handle(_ event: GestureEvent) {
         for e in entries
         where e.state == event.state && e.recognizer == event.recognizer
             && e.isControl == (event.kind == .control)
@@ -123,8 +123,8 @@ public final class CommandActuator {
 
 /// The checks `validate` reports as warnings and `run` refuses to start on: exec programs that
 /// are missing or not executable, an `[exec] user` that does not exist.
-public enum ExecCheck {
-    public static func problems(_ board: BoardDescription) -> [String] {
+package enum ExecCheck {
+    package static func problems(_ board: BoardDescription) -> [String] {
         var out: [String] = []
         for (i, b) in board.commandBindings.enumerated() {
             guard case .exec(let c) = b.action, let program = c.argv.first else { continue }

@@ -14,22 +14,22 @@ import TouchLinux
 /// ends with one log line: the exit status (or signal) and what it wrote to stderr (≤ 4 KB).
 /// Programs get exactly `environment` (nothing of the service's) and, with a `user`, run through
 /// `setpriv --reuid --regid --init-groups` as that user.
-public final class CommandSpawner: @unchecked Sendable {
+package final class CommandSpawner: @unchecked Sendable {
     /// One finished run, for logs and tests.
-    public struct Run: Sendable, Equatable {
-        public var binding: Int
-        public var exit: ChildExit?
-        public var timedOut: Bool
-        public var stderr: String
+    package struct Run: Sendable, Equatable {
+        package var binding: Int
+        package var exit: ChildExit?
+        package var timedOut: Bool
+        package var stderr: String
         /// Set when the program could not be started at all.
-        public var spawnError: String?
+        package var spawnError: String?
     }
 
-    public let commands: [ExecCommand]
-    public let environment: [String]
-    public let user: String?
+    package let commands: [ExecCommand]
+    package let environment: [String]
+    package let user: String?
     /// Called on the spawner thread after each run.
-    public var onFinish: (@Sendable (Run) -> Void)?
+    package var onFinish: (@Sendable (Run) -> Void)?
     private let log: @Sendable (String) -> Void
     private let names: [String]
 
@@ -46,7 +46,7 @@ public final class CommandSpawner: @unchecked Sendable {
     private var terminatedAt: [ContinuousClock.Instant?]
 
     /// `names[i]` names binding `i` in logs.
-    public init(
+    package init(
         commands: [ExecCommand], names: [String], environment: [String: String], user: String?,
         log: @escaping @Sendable (String) -> Void
     ) {
@@ -63,13 +63,13 @@ public final class CommandSpawner: @unchecked Sendable {
     }
 
     /// Asks for binding `index` to run. Never blocks for long, never allocates, never forks.
-    public func request(_ index: Int) {
+    package func request(_ index: Int) {
         pending.withLock { if index >= 0 && index < $0.count { $0[index] = true } }
         wake.signal()
     }
 
     /// Starts the spawner thread.
-    public func start() {
+    package func start() {
         guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let t = Thread { [self] in loop() }
         t.name = "touchwire-spawner"
@@ -78,13 +78,13 @@ public final class CommandSpawner: @unchecked Sendable {
     }
 
     /// Stops the thread; programs still running are killed and reaped.
-    public func stop() {
+    package func stop() {
         running.store(false, ordering: .releasing)
         wake.signal()
     }
 
     /// The argv actually spawned for binding `index` (with the `setpriv` prefix for a `user`).
-    public func spawnArguments(_ index: Int) -> [String] {
+    package func spawnArguments(_ index: Int) -> [String] {
         guard let user else { return commands[index].argv }
         return ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--init-groups", "--"] + commands[index].argv
     }
@@ -109,7 +109,7 @@ public final class CommandSpawner: @unchecked Sendable {
     private var anyRunning: Bool { children.contains { $0 != nil } }
 
     /// Programs running now (read from any thread; for tests and status).
-    public var runningCount: Int { runningNow.load(ordering: .relaxed) }
+    package var runningCount: Int { runningNow.load(ordering: .relaxed) }
     private let runningNow = Atomic<Int>(0)
 
     private func launch(_ i: Int) {

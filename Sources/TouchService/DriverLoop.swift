@@ -12,26 +12,26 @@ import TouchCore
 ///
 /// Sleeping between turns is the caller's (`Outcome.waitMicroseconds`), so a service can be woken
 /// to stop. Not thread-safe: one thread (the driver thread) owns it.
-public struct DriverLoop {
+package struct DriverLoop {
     /// What one turn did and what the caller does next.
-    public struct Outcome {
+    package struct Outcome {
         /// True when the read queued frames for the recognizer.
-        public var queued: Bool
+        package var queued: Bool
         /// The instant the read was timestamped with (the INT edge's, or the clock's).
-        public var readAt: Instant
+        package var readAt: Instant
         /// How long to wait before the next turn, µs; nil: go on at once.
-        public var waitMicroseconds: Int64?
+        package var waitMicroseconds: Int64?
         /// The INT line failed while waiting for an edge (the turn read anyway).
-        public var lineError: GPIOError?
+        package var lineError: GPIOError?
     }
 
-    public let driver: DriverStage
+    package let driver: DriverStage
     /// An INT-driven driver waits up to this long for an edge while idle (never less than a period).
-    public let idleInterruptWatchdogMicroseconds: Int64
+    package let idleInterruptWatchdogMicroseconds: Int64
     private let clock: () -> Instant
     private var next: Instant
 
-    public init(driver: DriverStage, clock: @escaping () -> Instant, idleInterruptWatchdogMicroseconds: Int64 = 0) {
+    package init(driver: DriverStage, clock: @escaping () -> Instant, idleInterruptWatchdogMicroseconds: Int64 = 0) {
         self.driver = driver
         self.clock = clock
         self.idleInterruptWatchdogMicroseconds = idleInterruptWatchdogMicroseconds
@@ -39,7 +39,7 @@ public struct DriverLoop {
     }
 
     /// One read (see the type's documentation).
-    public mutating func turn() -> Outcome {
+    package mutating func turn() -> Outcome {
         if let input = driver.interruptInput {
             let started = clock()
             let interval = driver.pollInterval(at: started)

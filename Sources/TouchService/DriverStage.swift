@@ -4,7 +4,7 @@ import TouchRing
 
 /// Where the controller stands, for logs and the status line (a missing controller is a
 /// reported state, not a crash).
-public enum ControllerState: Equatable, Sendable {
+package enum ControllerState: Equatable, Sendable {
     /// Not started yet.
     case starting
     /// Answering and identified.
@@ -14,13 +14,13 @@ public enum ControllerState: Equatable, Sendable {
 }
 
 /// How the driver stage protects the recognizers from phantom and lost touches.
-public struct TouchProtection: Sendable, Equatable {
+package struct TouchProtection: Sendable, Equatable {
     /// Contacts still down with no fresh report for this long are cancelled (0 = off).
-    public var releaseTimeoutMicroseconds: Int64
+    package var releaseTimeoutMicroseconds: Int64
     /// Contacts younger than this are held back; shorter ones never appear (0 = off).
-    public var minContactMicroseconds: Int64
+    package var minContactMicroseconds: Int64
 
-    public init(releaseTimeoutMicroseconds: Int64 = 10_000_000, minContactMicroseconds: Int64 = 0) {
+    package init(releaseTimeoutMicroseconds: Int64 = 10_000_000, minContactMicroseconds: Int64 = 0) {
         self.releaseTimeoutMicroseconds = max(0, releaseTimeoutMicroseconds)
         self.minContactMicroseconds = max(0, minContactMicroseconds)
     }
@@ -28,22 +28,22 @@ public struct TouchProtection: Sendable, Equatable {
 
 /// The polling period without an INT line: fast while touched (and for 500 ms after), slower
 /// when idle, and never slower than 20 ms — the shortest tap.
-public struct AdaptivePollSchedule: Sendable, Equatable {
+package struct AdaptivePollSchedule: Sendable, Equatable {
     /// The longest period ever used: shorter than the shortest tap.
-    public static let maximumMicroseconds: Int64 = 20_000
-    public var fastMicroseconds: Int64
-    public var idleMicroseconds: Int64
+    package static let maximumMicroseconds: Int64 = 20_000
+    package var fastMicroseconds: Int64
+    package var idleMicroseconds: Int64
     /// How long after the last contact the fast rate is kept.
-    public var activeHoldMicroseconds: Int64 = 500_000
+    package var activeHoldMicroseconds: Int64 = 500_000
 
     /// `configured` is the board's `poll_interval_ms` in µs; idle is 4× that, both capped at 20 ms.
-    public init(configuredMicroseconds: Int64) {
+    package init(configuredMicroseconds: Int64) {
         fastMicroseconds = min(max(configuredMicroseconds, 1_000), Self.maximumMicroseconds)
         idleMicroseconds = min(fastMicroseconds * 4, Self.maximumMicroseconds)
     }
 
     /// The period to wait after a read at `now`, given when a contact was last seen.
-    public func interval(now: Instant, lastContactAt: Instant?) -> Int64 {
+    package func interval(now: Instant, lastContactAt: Instant?) -> Int64 {
         guard let t = lastContactAt, now.microseconds(since: t) < activeHoldMicroseconds else {
             return idleMicroseconds
         }
@@ -67,33 +67,33 @@ public struct AdaptivePollSchedule: Sendable, Equatable {
 /// A read error never leaves a touch hanging: if fingers were down, a system cancel (S9) is
 /// queued. Five errors in a row re-initialise the controller with back-off (100 ms doubling to
 /// 5 s); errors are logged at most once per `logIntervalMicroseconds`.
-public final class DriverStage {
-    public let controller: any TouchController
-    public let frames: FrameQueue
-    public let transform: PanelTransform?
-    public let protection: TouchProtection
-    public let schedule: AdaptivePollSchedule
+package final class DriverStage {
+    package let controller: any TouchController
+    package let frames: FrameQueue
+    package let transform: PanelTransform?
+    package let protection: TouchProtection
+    package let schedule: AdaptivePollSchedule
     private let log: (String) -> Void
 
-    public private(set) var framesRead = 0
-    public private(set) var framesQueued = 0
-    public private(set) var readErrors = 0
-    public private(set) var isStarted = false
-    public private(set) var state = ControllerState.starting
+    package private(set) var framesRead = 0
+    package private(set) var framesQueued = 0
+    package private(set) var readErrors = 0
+    package private(set) var isStarted = false
+    package private(set) var state = ControllerState.starting
     /// Contacts dropped because the transform put them outside the panel.
-    public private(set) var rejectedOffPanel = 0
+    package private(set) var rejectedOffPanel = 0
     /// Whether the last frame queued had fingers down.
-    public var hasContactsDown: Bool { !lastQueued.isEmpty && !lastQueued.isCancel }
+    package var hasContactsDown: Bool { !lastQueued.isEmpty && !lastQueued.isCancel }
     /// Reads made because the INT line signalled (the rest were polls).
-    public private(set) var interruptWakeups = 0
+    package private(set) var interruptWakeups = 0
     /// Cancels queued by the release watchdog.
-    public private(set) var watchdogReleases = 0
+    package private(set) var watchdogReleases = 0
     /// Contacts that lifted before the minimum contact duration (never reported).
-    public private(set) var shortContactsSuppressed = 0
+    package private(set) var shortContactsSuppressed = 0
     /// Re-initialisations after repeated errors.
-    public private(set) var reinitialisations = 0
+    package private(set) var reinitialisations = 0
     /// When a contact was last down (for the adaptive polling rate).
-    public private(set) var lastContactAt: Instant?
+    package private(set) var lastContactAt: Instant?
 
     private var lastQueued = TouchFrame(timestamp: .zero)
     private var lastRaw = TouchFrame(timestamp: .zero)
@@ -106,9 +106,9 @@ public final class DriverStage {
     private var backoffMicroseconds: Int64 = 100_000
     private var lastLogAt = Instant(microseconds: .min / 2)
     private var suppressedLogs = 0
-    public var logIntervalMicroseconds: Int64 = 5_000_000
+    package var logIntervalMicroseconds: Int64 = 5_000_000
 
-    public init(
+    package init(
         controller: any TouchController, frames: FrameQueue, transform: PanelTransform? = nil,
         protection: TouchProtection = TouchProtection(),
         schedule: AdaptivePollSchedule = AdaptivePollSchedule(configuredMicroseconds: 10_000),
@@ -123,15 +123,15 @@ public final class DriverStage {
     }
 
     /// The controller's INT input when it is wired and the controller started.
-    public var interruptInput: (any GPIOInput)? { isStarted ? controller.interruptInput : nil }
+    package var interruptInput: (any GPIOInput)? { isStarted ? controller.interruptInput : nil }
 
     /// The polling period after a read at `now` (no INT line).
-    public func pollInterval(at now: Instant) -> Int64 { schedule.interval(now: now, lastContactAt: lastContactAt) }
+    package func pollInterval(at now: Instant) -> Int64 { schedule.interval(now: now, lastContactAt: lastContactAt) }
 
     /// Resets and identifies the controller. Returns false (and logs) when it does not answer;
     /// `poll` keeps retrying with back-off, so a missing controller is a state, not an exit.
     @discardableResult
-    public func start(at now: Instant) -> Bool {
+    package func start(at now: Instant) -> Bool {
         do throws(I2CError) {
             try controller.start()
             isStarted = true
@@ -153,7 +153,7 @@ public final class DriverStage {
     /// Reads one report at `now` (the INT edge's timestamp when `edge`) and queues it if the
     /// contacts changed. Returns true when a frame was queued.
     @discardableResult
-    public func poll(at now: Instant, edge: Bool = false) -> Bool {
+    package func poll(at now: Instant, edge: Bool = false) -> Bool {
         if edge { interruptWakeups += 1 }
         frames.flush()
         if !isStarted {

@@ -13,13 +13,13 @@ import TouchRing
 /// pushed before that recognizer's next event, and whenever room returns, so each recognizer's
 /// events keep their order and the output sees its latest position. Only when even the reserve
 /// is full is an event lost (`droppedEvents`).
-public final class EventQueueSink: GestureEventSink, @unchecked Sendable {
+package final class EventQueueSink: GestureEventSink, @unchecked Sendable {
     // @unchecked Sendable: `emit` and the stash run on the recognizer thread only (the ring's
     // single producer); the ring, the counters (atomics) and the wake-up are thread-safe.
 
-    public let ring: SPSCRing<GestureEvent>
+    package let ring: SPSCRing<GestureEvent>
     /// Free ring slots that only non-`changed` events may use.
-    public let reserve: Int
+    package let reserve: Int
     private let wake: Wakeup
     private let stashSlots: Int
     private let stash: UnsafeMutablePointer<GestureEvent>
@@ -30,7 +30,7 @@ public final class EventQueueSink: GestureEventSink, @unchecked Sendable {
 
     /// A ring of at least `capacity` events; `recognizerSlots` recognizers can coalesce (the
     /// engine's recognizer count; events of other indices are never stashed).
-    public init(capacity: Int, wake: Wakeup, recognizerSlots: Int = 64) {
+    package init(capacity: Int, wake: Wakeup, recognizerSlots: Int = 64) {
         ring = SPSCRing(minimumCapacity: capacity)
         reserve = max(1, ring.capacity / 4)
         self.wake = wake
@@ -45,7 +45,7 @@ public final class EventQueueSink: GestureEventSink, @unchecked Sendable {
         stashed.deallocate()
     }
 
-    public func emit(_ event: GestureEvent) {
+    package func emit(_ event: GestureEvent) {
         let r = event.kind != .control && event.recognizer >= 0 && event.recognizer < stashSlots ? event.recognizer : -1
         if stashCount > 0 { pushStashes() }
         if event.state == .changed && r >= 0 {
@@ -84,8 +84,8 @@ public final class EventQueueSink: GestureEventSink, @unchecked Sendable {
     }
 
     /// Events lost because the ring was full up to its reserve (the output thread is stuck).
-    public var droppedEvents: Int { lost.load(ordering: .relaxed) }
+    package var droppedEvents: Int { lost.load(ordering: .relaxed) }
 
     /// `changed` events replaced by a newer one of the same recognizer before the output thread saw them.
-    public var coalescedEvents: Int { coalesced.load(ordering: .relaxed) }
+    package var coalescedEvents: Int { coalesced.load(ordering: .relaxed) }
 }

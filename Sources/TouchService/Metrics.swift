@@ -13,13 +13,13 @@ import TouchRing
 /// (`collect`) drains both rings into preallocated histograms, so a slow status reader can never
 /// delay a frame. If the metrics thread falls more than `sampleCapacity` samples behind, the
 /// extra samples are counted in `lostSamples`, never waited for.
-public final class PipelineMetrics: @unchecked Sendable {
+package final class PipelineMetrics: @unchecked Sendable {
     // @unchecked Sendable: each sample ring has one producer (recognizer / output thread) and one
     // consumer (the thread calling `collect`); the histograms are touched only by that consumer;
     // everything else is atomic.
 
     /// Highest latency a histogram tracks, µs (larger samples are recorded as this value).
-    public static let highestTrackableMicroseconds: UInt64 = 60_000_000
+    package static let highestTrackableMicroseconds: UInt64 = 60_000_000
 
     private let recognizedSamples: SPSCRing<Int64>
     private let writtenSamples: SPSCRing<Int64>
@@ -27,9 +27,9 @@ public final class PipelineMetrics: @unchecked Sendable {
     private let lost = Atomic<Int>(0)
 
     /// Read (the frame's timestamp: INT edge or end of the I2C read) → the engine finished the frame, µs.
-    public private(set) var readToRecognized: Histogram<UInt64>
+    package private(set) var readToRecognized: Histogram<UInt64>
     /// Read (or a timer's deadline) → the output thread issued the event's writes, µs.
-    public private(set) var readToWrite: Histogram<UInt64>
+    package private(set) var readToWrite: Histogram<UInt64>
 
     // Counters published by the loops (relaxed atomics: read by the metrics thread).
     let framesRead = Atomic<Int>(0)
@@ -41,7 +41,7 @@ public final class PipelineMetrics: @unchecked Sendable {
     let outputCPU = Atomic<Int64>(0)
 
     /// `sampleCapacity` latency samples may wait per ring between two `collect` calls.
-    public init(sampleCapacity: Int = 16_384, clock: @escaping @Sendable () -> Instant) {
+    package init(sampleCapacity: Int = 16_384, clock: @escaping @Sendable () -> Instant) {
         recognizedSamples = SPSCRing(minimumCapacity: sampleCapacity)
         writtenSamples = SPSCRing(minimumCapacity: sampleCapacity)
         self.clock = clock
@@ -59,25 +59,25 @@ public final class PipelineMetrics: @unchecked Sendable {
 
     /// Recognizer thread, after the engine processed a frame read at `readAt`. Real-time safe.
     @inline(__always)
-    public func frameRecognized(readAt: Instant) {
+    package func frameRecognized(readAt: Instant) {
         if !recognizedSamples.tryPush(clock().microseconds(since: readAt)) { lost.wrappingAdd(1, ordering: .relaxed) }
     }
 
     /// Output thread, once an event's writes were issued at `issuedAt`. Real-time safe.
     @inline(__always)
-    public func eventWritten(eventTime: Instant, issuedAt: Instant) {
+    package func eventWritten(eventTime: Instant, issuedAt: Instant) {
         if !writtenSamples.tryPush(issuedAt.microseconds(since: eventTime)) { lost.wrappingAdd(1, ordering: .relaxed) }
     }
 
     /// Samples dropped because `collect` was not called often enough.
-    public var lostSamples: Int { lost.load(ordering: .relaxed) }
+    package var lostSamples: Int { lost.load(ordering: .relaxed) }
 
     // MARK: consumer (metrics thread)
 
     /// Moves every waiting sample into the histograms. Returns the samples moved.
     /// Called by one thread only (the metrics thread, or a test); allocation-free.
     @discardableResult
-    public func collect() -> Int {
+    package func collect() -> Int {
         var n = 0
         while let v = recognizedSamples.tryPop() {
             record(v, into: &readToRecognized)
@@ -114,22 +114,22 @@ public final class PipelineMetrics: @unchecked Sendable {
     }
 
     /// CPU time of the driver, recognizer and output threads (known once their loops ended), µs.
-    public var pipelineCPUMicroseconds: Int64 {
+    package var pipelineCPUMicroseconds: Int64 {
         driverCPU.load(ordering: .relaxed) + recognizerCPU.load(ordering: .relaxed) + outputCPU.load(ordering: .relaxed)
     }
 }
 
 /// Percentiles of one latency histogram, µs.
-public struct LatencySummary: Codable, Sendable, Equatable {
-    public var count: UInt64
-    public var p50: UInt64
-    public var p90: UInt64
-    public var p99: UInt64
-    public var p999: UInt64
-    public var max: UInt64
-    public var mean: Double
+package struct LatencySummary: Codable, Sendable, Equatable {
+    package var count: UInt64
+    package var p50: UInt64
+    package var p90: UInt64
+    package var p99: UInt64
+    package var p999: UInt64
+    package var max: UInt64
+    package var mean: Double
 
-    public init(
+    package init(
         count: UInt64 = 0, p50: UInt64 = 0, p90: UInt64 = 0, p99: UInt64 = 0, p999: UInt64 = 0,
         max: UInt64 = 0, mean: Double = 0
     ) {
@@ -142,7 +142,7 @@ public struct LatencySummary: Codable, Sendable, Equatable {
         self.mean = mean
     }
 
-    public init(_ h: Histogram<UInt64>) {
+    package init(_ h: Histogram<UInt64>) {
         guard h.totalCount > 0 else {
             self.init()
             return
@@ -154,15 +154,15 @@ public struct LatencySummary: Codable, Sendable, Equatable {
 }
 
 /// One ring's fill and losses.
-public struct RingSummary: Codable, Sendable, Equatable {
-    public var capacity: Int
-    public var highWater: Int
+package struct RingSummary: Codable, Sendable, Equatable {
+    package var capacity: Int
+    package var highWater: Int
     /// Frames replaced while full (frame ring) / events lost (event ring).
-    public var dropped: Int
+    package var dropped: Int
     /// Frame ring: times it filled. Event ring: `changed` events coalesced.
-    public var other: Int
+    package var other: Int
 
-    public init(capacity: Int, highWater: Int, dropped: Int, other: Int) {
+    package init(capacity: Int, highWater: Int, dropped: Int, other: Int) {
         self.capacity = capacity
         self.highWater = highWater
         self.dropped = dropped
@@ -172,40 +172,40 @@ public struct RingSummary: Codable, Sendable, Equatable {
 
 /// What `touchwire status` prints: a snapshot of the running service, written as JSON to the
 /// status file about once a second and logged on SIGUSR1.
-public struct MetricsSnapshot: Codable, Sendable, Equatable {
-    public var board: String
+package struct MetricsSnapshot: Codable, Sendable, Equatable {
+    package var board: String
     /// "FT5x06 (sim)" or the controller's identity.
-    public var controller: String
-    public var pid: Int32
+    package var controller: String
+    package var pid: Int32
     /// Seconds since the service started.
-    public var uptime: Double
+    package var uptime: Double
     /// Wall-clock time of the snapshot (seconds since 1970), to tell a stale file.
-    public var updated: Double
-    public var framesRead: Int
+    package var updated: Double
+    package var framesRead: Int
     /// Reads per second since the previous snapshot.
-    public var framesPerSecond: Double
-    public var framesQueued: Int
-    public var readErrors: Int
-    public var frameRing: RingSummary
-    public var eventRing: RingSummary
-    public var eventsWritten: Int
-    public var readToRecognized: LatencySummary
-    public var readToWrite: LatencySummary
-    public var lostSamples: Int
+    package var framesPerSecond: Double
+    package var framesQueued: Int
+    package var readErrors: Int
+    package var frameRing: RingSummary
+    package var eventRing: RingSummary
+    package var eventsWritten: Int
+    package var readToRecognized: LatencySummary
+    package var readToWrite: LatencySummary
+    package var lostSamples: Int
     /// Per thread: "driver SCHED_FIFO 60".
-    public var threads: [String]
-    public var realtime: String
-    public var warnings: [String]
-    public var processCPUSeconds: Double
-    public var residentBytes: Int
+    package var threads: [String]
+    package var realtime: String
+    package var warnings: [String]
+    package var processCPUSeconds: Double
+    package var residentBytes: Int
     /// "starting", "running" or "missing" (absent in snapshots of older versions).
-    public var controllerState: String?
+    package var controllerState: String?
     /// Driver re-initialisations after repeated read errors (absent in older snapshots).
-    public var reinitialisations: Int?
+    package var reinitialisations: Int?
     /// Boards swapped in by SIGHUP since the process started (absent in older snapshots).
-    public var reloads: Int?
+    package var reloads: Int?
 
-    public init(
+    package init(
         board: String, controller: String, pid: Int32, uptime: Double, updated: Double, framesRead: Int,
         framesPerSecond: Double, framesQueued: Int, readErrors: Int, frameRing: RingSummary, eventRing: RingSummary,
         eventsWritten: Int, readToRecognized: LatencySummary, readToWrite: LatencySummary, lostSamples: Int,
@@ -238,7 +238,7 @@ public struct MetricsSnapshot: Codable, Sendable, Equatable {
     }
 
     /// The status block, as `touchwire status` and SIGUSR1 print it. `now`: wall-clock seconds, for the age.
-    public func render(now: Double? = nil) -> String {
+    package func render(now: Double? = nil) -> String {
         var s = "touchwire status: board \(board), controller \(controller), pid \(pid), up \(fmt(uptime, 1)) s"
         if let now { s += ", updated \(fmt(max(0, now - updated), 1)) s ago" }
         s += "\n"
@@ -258,7 +258,7 @@ public struct MetricsSnapshot: Codable, Sendable, Equatable {
     }
 
     /// A fixed-width table of latency rows, µs.
-    public static func latencyTable(_ rows: [(String, LatencySummary)]) -> String {
+    package static func latencyTable(_ rows: [(String, LatencySummary)]) -> String {
         func pad(_ s: String, _ w: Int) -> String { String(repeating: " ", count: max(0, w - s.count)) + s }
         var s = "latency µs" + String(repeating: " ", count: 8)
         for h in ["count", "p50", "p90", "p99", "p99.9", "max", "mean"] { s += pad(h, 9) }
@@ -271,20 +271,20 @@ public struct MetricsSnapshot: Codable, Sendable, Equatable {
         return s
     }
 
-    public func json() -> String {
+    package func json() -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys]
         return (try? String(decoding: e.encode(self), as: UTF8.self)) ?? "{}"
     }
 
     /// Why this snapshot cannot be taken as current (`alive`: its pid still exists), or nil.
-    public func staleness(now: Double, alive: Bool) -> String? {
+    package func staleness(now: Double, alive: Bool) -> String? {
         if !alive { return "the service (pid \(pid)) is not running; this is its last status" }
         if now - updated > 5 { return "the status is \(fmt(now - updated, 0)) s old: the service may be stuck" }
         return nil
     }
 
-    public static func decode(_ data: Data) -> MetricsSnapshot? {
+    package static func decode(_ data: Data) -> MetricsSnapshot? {
         try? JSONDecoder().decode(MetricsSnapshot.self, from: data)
     }
 }

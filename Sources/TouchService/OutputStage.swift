@@ -4,18 +4,18 @@ import TouchOutputs
 import TouchRing
 
 /// One output destination: an encoder choice and the sink it writes to.
-public struct OutputChannel {
-    public enum Encoding {
+package struct OutputChannel {
+    package enum Encoding {
         case json(EventJSONEncoder)
         case text(EventTextEncoder)
         /// `docs/PROTOCOL.md` frames; the stage numbers them per channel from 0.
         case binary(BinaryFrameEncoder)
     }
-    public let name: String
-    public let encoding: Encoding
-    public let sink: any LineSink
+    package let name: String
+    package let encoding: Encoding
+    package let sink: any LineSink
 
-    public init(name: String, encoding: Encoding, sink: any LineSink) {
+    package init(name: String, encoding: Encoding, sink: any LineSink) {
         self.name = name
         self.encoding = encoding
         self.sink = sink
@@ -23,15 +23,15 @@ public struct OutputChannel {
 }
 
 /// What happened on one channel.
-public struct ChannelStatistics: Sendable {
+package struct ChannelStatistics: Sendable {
     /// Messages handed to the sink.
-    public internal(set) var written = 0
+    package internal(set) var written = 0
     /// `changed` events merged into a newer one while the sink was backed up.
-    public internal(set) var coalesced = 0
+    package internal(set) var coalesced = 0
     /// Events lost because the channel's backlog was full.
-    public internal(set) var dropped = 0
+    package internal(set) var dropped = 0
     /// Event instant → the moment its message was handed to the sink, µs.
-    public internal(set) var latency = LatencyStatistics()
+    package internal(set) var latency = LatencyStatistics()
 }
 
 /// The output thread's work: drain the event ring, drive GPIO bindings, encode each event once
@@ -42,33 +42,33 @@ public struct ChannelStatistics: Sendable {
 /// peer), events wait there and intermediate `changed` events coalesce to the latest; other
 /// events are kept. GPIO pulses end on `tick(now:)`, the stage's own timers on the caller's clock.
 /// Not thread-safe: one thread (the output loop, or a test) calls it.
-public final class OutputStage {
-    public let events: SPSCRing<GestureEvent>
-    public let channels: [OutputChannel]
+package final class OutputStage {
+    package let events: SPSCRing<GestureEvent>
+    package let channels: [OutputChannel]
     /// The GPIO bindings, if the board has any.
-    public let gpio: GPIOActuator?
+    package let gpio: GPIOActuator?
     /// Key and exec bindings (nil when the board has none).
-    public var commands: CommandActuator?
+    package var commands: CommandActuator?
     private let backlogs: [EventBacklog]
     private var sequences: [UInt16]
     private var buffer: [UInt8] = []
     /// Per channel, in `channels` order.
-    public private(set) var channelStatistics: [ChannelStatistics]
+    package private(set) var channelStatistics: [ChannelStatistics]
     /// Events taken from the ring so far.
-    public private(set) var eventsWritten = 0
+    package private(set) var eventsWritten = 0
     /// Latency from the event's instant (its frame's timestamp, or its timer's deadline) to the
     /// moment the output thread issued its writes (GPIO levels, and messages to every sink that
     /// was not backed up), in microseconds.
-    public private(set) var latency = LatencyStatistics()
+    package private(set) var latency = LatencyStatistics()
     /// When set, each event's latency is also sampled into the service's histograms.
-    public var metrics: PipelineMetrics?
+    package var metrics: PipelineMetrics?
     /// Receives one line the first time a channel loses events (its sink cannot keep up); the
     /// count is in `channelStatistics` and `channelSummary`.
-    public var log: (String) -> Void = StandardError.log
+    package var log: (String) -> Void = StandardError.log
     private var dropLogged: [Bool]
 
     /// `recognizerSlots`: recognizer indices that can coalesce (the engine's recognizer count).
-    public init(
+    package init(
         events: SPSCRing<GestureEvent>, channels: [OutputChannel], gpio: GPIOActuator? = nil,
         recognizerSlots: Int = 64, backlogCapacity: Int = 256
     ) {
@@ -85,7 +85,7 @@ public final class OutputStage {
     /// Handles every queued event, then ends due pulses and writes what the sinks take.
     /// `clock` gives the instant each write is issued (for latency and pulse starts).
     @discardableResult
-    public func drain(clock: () -> Instant) -> Int {
+    package func drain(clock: () -> Instant) -> Int {
         var n = 0
         while let event = events.tryPop() {
             gpio?.handle(event, at: clock())
@@ -101,17 +101,17 @@ public final class OutputStage {
     }
 
     /// Ends the pulses due by `now` and offers backed-up channels their waiting events.
-    public func tick(now: Instant) {
+    package func tick(now: Instant) {
         gpio?.advance(to: now)
         if hasBacklog { pump { now } }
     }
 
     /// True while some channel holds events for a backed-up sink.
-    public var hasBacklog: Bool { backlogs.contains { !$0.isEmpty } }
+    package var hasBacklog: Bool { backlogs.contains { !$0.isEmpty } }
 
     /// When the stage next needs to run without a new event: the next pulse end, or soon
     /// (`retryMicroseconds`) while a channel is backed up; nil when nothing is pending.
-    public func nextWakeup(from now: Instant, retryMicroseconds: Int64 = 2_000) -> Int64? {
+    package func nextWakeup(from now: Instant, retryMicroseconds: Int64 = 2_000) -> Int64? {
         var wait: Int64? = gpio?.nextDeadline.map { max(0, $0.microseconds(since: now)) }
         if hasBacklog || channels.contains(where: { $0.sink.isBackedUp }) {
             wait = min(wait ?? retryMicroseconds, retryMicroseconds)
@@ -161,22 +161,22 @@ public final class OutputStage {
     }
 
     /// Pushes out what the sinks hold back and gives them their housekeeping (reconnects).
-    public func flush() { for c in channels { c.sink.flush() } }
+    package func flush() { for c in channels { c.sink.flush() } }
 
     /// Drives every bound GPIO line inactive and releases it (every exit path calls this, or
     /// the lines' own deinit does). Events handled afterwards no longer move any line.
-    public func releaseLines() { gpio?.releaseAll() }
+    package func releaseLines() { gpio?.releaseAll() }
 
     /// Releases the lines and closes every channel's sink (`LineSink.close()`: sockets, UARTs) and
     /// the virtual keyboard: nothing of the outputs stays open for the next service to trip on.
-    public func close() {
+    package func close() {
         releaseLines()
         for c in channels { c.sink.close() }
         commands?.keyboard?.close()
     }
 
     /// "stdout 120 (coalesced 0, dropped 0), uart /dev/ttyUSB0 118 (coalesced 3, dropped 0)".
-    public var channelSummary: String {
+    package var channelSummary: String {
         channels.indices.map { c in
             let s = channelStatistics[c]
             return "\(channels[c].name) \(s.written) (coalesced \(s.coalesced), dropped \(s.dropped), "
@@ -186,19 +186,19 @@ public final class OutputStage {
 }
 
 /// Count, mean and maximum of latency samples, in microseconds.
-public struct LatencyStatistics: Sendable {
-    public private(set) var count = 0
-    public private(set) var total: Int64 = 0
-    public private(set) var maximum: Int64 = 0
+package struct LatencyStatistics: Sendable {
+    package private(set) var count = 0
+    package private(set) var total: Int64 = 0
+    package private(set) var maximum: Int64 = 0
 
-    public init() {}
+    package init() {}
 
-    public mutating func record(_ microseconds: Int64) {
+    package mutating func record(_ microseconds: Int64) {
         let v = max(0, microseconds)
         count += 1
         total += v
         maximum = max(maximum, v)
     }
 
-    public var mean: Double { count > 0 ? Double(total) / Double(count) : 0 }
+    package var mean: Double { count > 0 ? Double(total) / Double(count) : 0 }
 }

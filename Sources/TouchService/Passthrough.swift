@@ -19,27 +19,27 @@ import TouchLinux
 /// or a later instant, first sends the pending report — so the UI sees the held frames in order.
 ///
 /// No I/O and no allocation: each finished report goes to `onFrame`; `flush` sends the pending one.
-public final class PassthroughTracker {
+package final class PassthroughTracker {
     /// Region index → whether its touches reach the UI.
-    public let forwarded: [Bool]
+    package let forwarded: [Bool]
     /// Receives each report (the contacts the UI sees from then on).
-    public var onFrame: ((TouchFrame) -> Void)?
+    package var onFrame: ((TouchFrame) -> Void)?
     private var visible: TouchFrame
     private var dirty = false
     /// Touch ids changed in the pending report (bit = id & 63).
     private var changed: UInt64 = 0
 
-    public init(forwarded: [Bool]) {
+    package init(forwarded: [Bool]) {
         self.forwarded = forwarded
         visible = TouchFrame(timestamp: .zero)
     }
 
     /// Regions of `board` in the engine's order, forwarded unless marked `passthrough = false`.
-    public convenience init(board: BoardDescription, engine: GestureEngine) {
+    package convenience init(board: BoardDescription, engine: GestureEngine) {
         self.init(forwarded: engine.regions.map { r in board.region(named: r.name)?.passthrough ?? true })
     }
 
-    public func deliver(_ d: RegionDelivery) {
+    package func deliver(_ d: RegionDelivery) {
         guard d.region >= 0, d.region < forwarded.count, forwarded[d.region] else { return }
         let bit: UInt64 = 1 << UInt64(d.touch & 63)
         if dirty && (d.time != visible.timestamp || changed & bit != 0) { flush() }
@@ -66,7 +66,7 @@ public final class PassthroughTracker {
     }
 
     /// Sends the pending report, if any.
-    public func flush() {
+    package func flush() {
         guard dirty else { return }
         dirty = false
         changed = 0
@@ -75,18 +75,18 @@ public final class PassthroughTracker {
 }
 
 /// A sink in front of another: actions go on to `inner`, deliveries go to a `PassthroughTracker`.
-public final class PassthroughSink: GestureEventSink {
-    public let inner: (any GestureEventSink)?
-    public let tracker: PassthroughTracker
+package final class PassthroughSink: GestureEventSink {
+    package let inner: (any GestureEventSink)?
+    package let tracker: PassthroughTracker
 
-    public init(inner: (any GestureEventSink)?, tracker: PassthroughTracker) {
+    package init(inner: (any GestureEventSink)?, tracker: PassthroughTracker) {
         self.inner = inner
         self.tracker = tracker
     }
 
-    public func emit(_ event: GestureEvent) { inner?.emit(event) }
+    package func emit(_ event: GestureEvent) { inner?.emit(event) }
 
-    public func deliver(_ delivery: RegionDelivery) {
+    package func deliver(_ delivery: RegionDelivery) {
         inner?.deliver(delivery)
         tracker.deliver(delivery)
     }
@@ -94,29 +94,29 @@ public final class PassthroughSink: GestureEventSink {
 
 /// The virtual touchscreen the UI reads (`[passthrough]`): a uinput device of the panel's size,
 /// written with what `PassthroughTracker` says the UI sees.
-public final class PassthroughTouchscreen {
+package final class PassthroughTouchscreen {
     private let device: UInputDevice
     private var encoder: MultiTouchEncoder
     private var events: [InputEvent] = []
     private var bytes: [UInt8] = []
     /// Reports the kernel did not take whole.
-    public private(set) var failedReports = 0
+    package private(set) var failedReports = 0
     /// The engine's sink in the service (the engine holds its sink weakly; this keeps it alive).
     var sink: PassthroughSink?
 
-    public init(name: String, width: Int, height: Int, slots: Int) throws(UInputError) {
+    package init(name: String, width: Int, height: Int, slots: Int) throws(UInputError) {
         device = try UInputDevice.touchscreen(name: name, width: width, height: height, slots: slots)
         encoder = MultiTouchEncoder(slots: slots)
         events.reserveCapacity(128)
         bytes.reserveCapacity(128 * InputEvent.byteCount)
     }
 
-    public var sysName: String { device.sysName }
+    package var sysName: String { device.sysName }
 
     /// Removes the virtual touchscreen (`UInputDevice.destroy()`); frames written after it are lost.
-    public func close() { device.destroy() }
+    package func close() { device.destroy() }
 
-    public func write(_ frame: TouchFrame) {
+    package func write(_ frame: TouchFrame) {
         events.removeAll(keepingCapacity: true)
         encoder.encode(frame, into: &events)
         guard !events.isEmpty else { return }

@@ -3,7 +3,7 @@ import BoardConfig
 /// Why the pipeline could not open a device it assembles itself (the `[passthrough]` touchscreen,
 /// the virtual keyboard of key bindings) or accept a board's exec bindings: names the board, the
 /// part, and the reason, with what to do where there is something to do.
-public enum PipelineSetupError: Error, CustomStringConvertible, Equatable {
+package enum PipelineSetupError: Error, CustomStringConvertible, Equatable {
     /// `[passthrough]`: the virtual touchscreen could not be created through /dev/uinput.
     case passthrough(board: String, reason: String)
     /// `action = "key"`: the virtual keyboard could not be created through /dev/uinput.
@@ -12,7 +12,7 @@ public enum PipelineSetupError: Error, CustomStringConvertible, Equatable {
     /// unknown user); `problem` is the same line `validate` prints as a warning.
     case exec(problem: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .passthrough(let board, let reason): "\(board): passthrough: \(reason)"
         case .keyboard(let board, let reason): "\(board): key binding: \(reason)"

@@ -6,8 +6,8 @@
 /// the quantiles 0.5, 0.9, 0.99, 0.999 (and `_sum`, `_count`); counters end in `_total`.
 /// The controller's state is one gauge per state (`state="running"` is 1 while it answers).
 /// Label values are escaped (`\\`, `\"`, `\n`); numbers never use a locale.
-public enum PrometheusFormat {
-    public static func render(_ s: MetricsSnapshot) -> String {
+package enum PrometheusFormat {
+    package static func render(_ s: MetricsSnapshot) -> String {
         var out = ""
         let board = "board=\"\(escape(s.board))\""
         func metric(_ name: String, _ type: String, _ help: String, _ samples: [(String, String)]) {

@@ -4,16 +4,16 @@ import TouchLinux
 
 /// Command-line overrides of a board's `[realtime]` section (`touchwire run` / `bench`).
 /// Nil fields keep the board's value.
-public struct RealTimeOverrides: Sendable, Equatable {
-    public var policy: String?
-    public var driverPriority: Int?
-    public var recognizerPriority: Int?
-    public var outputPriority: Int?
-    public var lockMemory: Bool?
+package struct RealTimeOverrides: Sendable, Equatable {
+    package var policy: String?
+    package var driverPriority: Int?
+    package var recognizerPriority: Int?
+    package var outputPriority: Int?
+    package var lockMemory: Bool?
     /// "1" or "2,3"; "" or "any" clears the board's pinning.
-    public var cpus: String?
+    package var cpus: String?
 
-    public init(
+    package init(
         policy: String? = nil, driverPriority: Int? = nil, recognizerPriority: Int? = nil, outputPriority: Int? = nil,
         lockMemory: Bool? = nil, cpus: String? = nil
     ) {
@@ -26,7 +26,7 @@ public struct RealTimeOverrides: Sendable, Equatable {
     }
 
     /// The board's settings with these overrides applied, or the first problem, naming the option.
-    public func applied(to board: RealTimeDescription) -> Result<RealTimeDescription, RealTimeOptionError> {
+    package func applied(to board: RealTimeDescription) -> Result<RealTimeDescription, RealTimeOptionError> {
         var d = board
         if let policy {
             guard let p = RealTimeDescription.Policy(rawValue: policy) else {
@@ -56,7 +56,7 @@ public struct RealTimeOverrides: Sendable, Equatable {
     }
 
     /// "1" → [1], "2,3" → [2, 3], "" / "any" → [] (no pinning).
-    public static func parseCPUs(_ text: String) -> Result<[Int], RealTimeOptionError> {
+    package static func parseCPUs(_ text: String) -> Result<[Int], RealTimeOptionError> {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty || trimmed == "any" { return .success([]) }
         var out: [Int] = []
@@ -73,13 +73,13 @@ public struct RealTimeOverrides: Sendable, Equatable {
 }
 
 /// A real-time command-line option that cannot be used; the message names the option.
-public struct RealTimeOptionError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct RealTimeOptionError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// The pipeline threads that real-time settings apply to.
-public enum PipelineThread: String, Sendable, CaseIterable {
+package enum PipelineThread: String, Sendable, CaseIterable {
     case driver, recognizer, output
 }
 
@@ -87,9 +87,9 @@ public enum PipelineThread: String, Sendable, CaseIterable {
 ///
 /// Every refusal is a warning, never a failure: without privilege the service still runs, on
 /// normal scheduling, and the message says what would grant it.
-public enum RealTimeSetup {
+package enum RealTimeSetup {
     /// The policy and priority `thread` asks for under `d` (nil: leave it on normal scheduling).
-    public static func request(for thread: PipelineThread, in d: RealTimeDescription) -> (SchedulingPolicy, Int)? {
+    package static func request(for thread: PipelineThread, in d: RealTimeDescription) -> (SchedulingPolicy, Int)? {
         let policy: SchedulingPolicy
         switch d.policy {
         case .other: return nil
@@ -105,7 +105,7 @@ public enum RealTimeSetup {
 
     /// Process-wide settings (mlockall), once at start. Returns the lines to log, each marked as
     /// a warning or not.
-    public static func applyToProcess(_ d: RealTimeDescription) -> [RealTimeMessage] {
+    package static func applyToProcess(_ d: RealTimeDescription) -> [RealTimeMessage] {
         var out: [RealTimeMessage] = [.init(text: "real-time: \(d.summary)", isWarning: false)]
         if d.lockMemory {
             do throws(RealTimeError) {
@@ -126,7 +126,7 @@ public enum RealTimeSetup {
     }
 
     /// Per-thread settings, called on `thread` itself as it starts. Returns the warnings (empty: all applied).
-    public static func applyToCurrentThread(_ thread: PipelineThread, _ d: RealTimeDescription) -> [RealTimeMessage] {
+    package static func applyToCurrentThread(_ thread: PipelineThread, _ d: RealTimeDescription) -> [RealTimeMessage] {
         var out: [RealTimeMessage] = []
         if !d.cpus.isEmpty {
             let online = RealTime.onlineCPUCount
@@ -153,7 +153,7 @@ public enum RealTimeSetup {
     }
 
     /// The text of a refused setting: what was refused, why, and how to grant it.
-    public static func warning(for error: RealTimeError, setting: String) -> String {
+    package static func warning(for error: RealTimeError, setting: String) -> String {
         var text = "real-time: cannot set \(setting) (\(error.operation)): \(error.errno)"
         if error.errno == .notPermitted || (error.operation == "mlockall" && error.errno == .noMemory) {
             if error.operation == "mlockall" {
@@ -167,14 +167,14 @@ public enum RealTimeSetup {
     }
 
     /// The calling thread's scheduling as the status shows it: "SCHED_FIFO 58", "SCHED_OTHER".
-    public static func describeCurrentThread() -> String {
+    package static func describeCurrentThread() -> String {
         let (policy, priority) = RealTime.currentThreadScheduling()
         return policy.isRealTime ? "\(policy) \(priority)" : "\(policy)"
     }
 }
 
 /// One line of the real-time report logged at start.
-public struct RealTimeMessage: Sendable, Equatable {
-    public var text: String
-    public var isWarning: Bool
+package struct RealTimeMessage: Sendable, Equatable {
+    package var text: String
+    package var isWarning: Bool
 }

@@ -7,24 +7,24 @@ import TouchRing
 /// Real-time safe: no allocation, lock or blocking call (checked by a malloc-counting test).
 /// The thread that runs it (`ServiceThreads`) sleeps on a `Wakeup` until a frame or the
 /// engine's next deadline; tests call `step(now:)` directly on an injected clock.
-public final class RecognizerStage {
-    public let frames: FrameQueue
-    public let engine: GestureEngine
+package final class RecognizerStage {
+    package let frames: FrameQueue
+    package let engine: GestureEngine
     /// Frames handed to the engine so far.
-    public private(set) var framesProcessed = 0
+    package private(set) var framesProcessed = 0
     /// When set, each frame's read → recognized latency is sampled (one clock read, one ring push).
-    public var metrics: PipelineMetrics?
+    package var metrics: PipelineMetrics?
     /// With `[passthrough]`: sends the UI its touches after each frame and timer pass.
-    public var passthrough: PassthroughTracker?
+    package var passthrough: PassthroughTracker?
 
-    public init(frames: FrameQueue, engine: GestureEngine) {
+    package init(frames: FrameQueue, engine: GestureEngine) {
         self.frames = frames
         self.engine = engine
     }
 
     /// Processes the queued frames in order, then fires timers due by `now`. Returns the frames handled.
     @discardableResult
-    public func step(now: Instant) -> Int {
+    package func step(now: Instant) -> Int {
         var handled = 0
         while let frame = frames.poll() {
             engine.process(frame)
@@ -39,7 +39,7 @@ public final class RecognizerStage {
     }
 
     /// Microseconds until the engine's next timer, measured from `now` (nil: none armed).
-    public func timeUntilNextDeadline(from now: Instant) -> Int64? {
+    package func timeUntilNextDeadline(from now: Instant) -> Int64? {
         guard let d = engine.nextDeadline else { return nil }
         return max(0, d.microseconds(since: now))
     }

@@ -1,8 +1,8 @@
 /// Where a running service keeps its files by default.
-public enum RuntimePaths {
+package enum RuntimePaths {
     /// The runtime directory: the first entry of `$RUNTIME_DIRECTORY` (systemd sets it from the
     /// unit's `RuntimeDirectory=touchwire`), else `/run/touchwire`.
-    public static func runtimeDirectory(_ environment: [String: String]) -> String {
+    package static func runtimeDirectory(_ environment: [String: String]) -> String {
         if let value = environment["RUNTIME_DIRECTORY"],
             let first = value.split(separator: ":").first, first.hasPrefix("/")
         {
@@ -13,7 +13,7 @@ public enum RuntimePaths {
 
     /// The default status file of `touchwire run` and `touchwire status`: `touchwire.status` in
     /// the runtime directory.
-    public static func statusFile(_ environment: [String: String]) -> String {
+    package static func statusFile(_ environment: [String: String]) -> String {
         runtimeDirectory(environment) + "/touchwire.status"
     }
 }

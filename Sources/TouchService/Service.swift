@@ -16,39 +16,39 @@ import TouchRing
 /// clear error if any part fails, so a bad board never starts a half-configured service.
 /// `run()` starts the three threads and returns after `stop()` (SIGINT/SIGTERM in the CLI),
 /// cancelling any touch still in progress so every gesture ends, then flushing the outputs.
-public final class Service: @unchecked Sendable {
+package final class Service: @unchecked Sendable {
     // @unchecked Sendable: every stored property is a `let`; each stage is touched by exactly one
     // thread while running (its loop) and by the caller of `run()` only after those threads have
     // been joined; `running` is atomic, the snapshot state is behind Mutexes, and the two private
     // vars below `publishSnapshot` belong to the metrics thread (or to the caller while not running).
 
-    public let board: BoardDescription
-    public let engine: GestureEngine
-    public let frames: FrameQueue
-    public let driver: DriverStage
-    public let recognizer: RecognizerStage
-    public let output: OutputStage
+    package let board: BoardDescription
+    package let engine: GestureEngine
+    package let frames: FrameQueue
+    package let driver: DriverStage
+    package let recognizer: RecognizerStage
+    package let output: OutputStage
     /// The virtual touchscreen of `[passthrough]`, nil without one.
-    public let passthroughScreen: PassthroughTouchscreen?
-    public let events: EventQueueSink
-    public let logger: Logger
+    package let passthroughScreen: PassthroughTouchscreen?
+    package let events: EventQueueSink
+    package let logger: Logger
     /// Latency histograms, frame rate, ring fill: what `touchwire status` prints.
-    public let metrics: PipelineMetrics
+    package let metrics: PipelineMetrics
     /// Thread scheduling, memory locking and CPU affinity applied by `run()` (the board's
     /// `[realtime]` unless `ServiceSettings.realtime` overrides it).
-    public let realtime: RealTimeDescription
+    package let realtime: RealTimeDescription
     /// Where the metrics thread writes the status snapshot (`ServiceSettings.statusFile`), written
     /// atomically (`AtomicFile`: temporary file + rename, never through a symlink, 0640).
-    public let statusFile: String?
+    package let statusFile: String?
     /// Where the metrics thread writes the snapshot in the Prometheus text format
     /// (`ServiceSettings.prometheusFile`, else the board's `[metrics] prometheus_file`); nil: nowhere.
-    public let prometheusFile: String?
+    package let prometheusFile: String?
     /// Progress, controller state and the test-only hang fault, for supervision (READY, watchdog).
-    public let health = ServiceHealth()
+    package let health = ServiceHealth()
     /// Boards swapped in by SIGHUP before this service (`ServiceSettings.reloads`; in the status snapshot).
-    public let reloads: Int
+    package let reloads: Int
     /// `ServiceSettings.idleInterruptWatchdogMicroseconds`.
-    public let idleInterruptWatchdogMicroseconds: Int64
+    package let idleInterruptWatchdogMicroseconds: Int64
     private let clock: @Sendable () -> Instant
 
     private let running = Atomic<Bool>(false)
@@ -65,7 +65,7 @@ public final class Service: @unchecked Sendable {
     /// `TouchComposition`, builds them from a board file: `Service(board:logger:settings:…)`). The
     /// pipeline sees the controller only through `TouchController` (a simulated board's controller
     /// included) and time only through `clock`.
-    public init(
+    package init(
         board: BoardDescription, logger: Logger, settings: ServiceSettings, engine: GestureEngine,
         channels: [OutputChannel], lines: GPIOActuator?, controller: any TouchController,
         transform: PanelTransform?, protection: TouchProtection, schedule: AdaptivePollSchedule,
@@ -101,7 +101,7 @@ public final class Service: @unchecked Sendable {
 
     /// Starts the threads and returns once `stop()` has been called and everything is flushed.
     /// After `close()` it returns at once (the devices are gone).
-    public func run() {
+    package func run() {
         guard !isClosed else {
             logger.error("touchwire: board \(board.name) was closed; it does not run again")
             return
@@ -153,7 +153,7 @@ public final class Service: @unchecked Sendable {
     /// evdev grab), and the virtual devices (`[passthrough]`, the key bindings' keyboard) are
     /// destroyed. Call it after `run()` returned (or instead of running); the service does not run
     /// again. Idempotent. `ServiceSupervisor` calls it before opening a reloaded board.
-    public func close() {
+    package func close() {
         precondition(!isRunning, "Service.close: stop() and let run() return first")
         guard !isClosed else { return }
         isClosed = true
@@ -163,10 +163,10 @@ public final class Service: @unchecked Sendable {
         logger.info("board \(board.name): outputs, lines and controller released")
     }
     /// True after `close()`.
-    public private(set) var isClosed = false
+    package private(set) var isClosed = false
 
     /// Asks the threads to finish; `run()` returns when they have.
-    public func stop() {
+    package func stop() {
         running.store(false, ordering: .sequentiallyConsistent)
         driverWake.signal()
         recognizerWake.signal()
@@ -175,7 +175,7 @@ public final class Service: @unchecked Sendable {
     }
 
     /// The latest status snapshot (refreshed about once a second while running; nil before the first).
-    public var latestSnapshot: MetricsSnapshot? { latest.withLock { $0 } }
+    package var latestSnapshot: MetricsSnapshot? { latest.withLock { $0 } }
 
     /// Builds a snapshot from the metrics. Call on the metrics thread (or after `run()` returned).
     private func makeSnapshot(previous: (frames: Int, at: Instant)?) -> MetricsSnapshot {
@@ -262,7 +262,7 @@ public final class Service: @unchecked Sendable {
     }
 
     /// A one-line summary of the counters.
-    public var statusLine: String {
+    package var statusLine: String {
         let lat = output.latency
         return
             "frames read \(driver.framesRead), queued \(driver.framesQueued), read errors \(driver.readErrors), "

@@ -3,11 +3,11 @@ import Synchronization
 /// What a supervisor (systemd's `Type=notify` + watchdog, `touchwire status`) needs to know
 /// about a running pipeline, published by its threads with relaxed atomic stores (no locks, no
 /// allocation on the hot path) and read from any thread.
-public final class ServiceHealth: Sendable {
+package final class ServiceHealth: Sendable {
     /// Counts recognizer-loop iterations. The loop wakes at least once a second even when idle,
     /// so a count that stops advancing for longer means the pipeline is stuck: the watchdog
     /// (`WatchdogFeeder`) is fed only while it advances.
-    public let recognizerTicks = Atomic<UInt64>(0)
+    package let recognizerTicks = Atomic<UInt64>(0)
     /// The controller as the driver thread last saw it (`ControllerState` without its reason).
     let controllerStateCode = Atomic<Int>(ControllerStateCode.starting.rawValue)
     /// Driver re-initialisations after repeated read errors.
@@ -16,19 +16,19 @@ public final class ServiceHealth: Sendable {
     /// advancing (it only waits for `stop()`), so the watchdog is no longer fed.
     let recognizerHung = Atomic<Bool>(false)
 
-    public init() {}
+    package init() {}
 
     /// The controller answered at least once and is answering now.
-    public var controllerAnswering: Bool { controllerState == .running }
+    package var controllerAnswering: Bool { controllerState == .running }
 
-    public var controllerState: ControllerStateCode {
+    package var controllerState: ControllerStateCode {
         ControllerStateCode(rawValue: controllerStateCode.load(ordering: .relaxed)) ?? .starting
     }
 
-    public var reinitialisations: Int { reinitialisationCount.load(ordering: .relaxed) }
+    package var reinitialisations: Int { reinitialisationCount.load(ordering: .relaxed) }
 
     /// Makes the recognizer loop hang (test-only: proves the watchdog restarts a stuck service).
-    public func injectRecognizerHang() { recognizerHung.store(true, ordering: .relaxed) }
+    package func injectRecognizerHang() { recognizerHung.store(true, ordering: .relaxed) }
 
     /// Called by the driver thread after each poll.
     @inline(__always)
@@ -45,12 +45,12 @@ public final class ServiceHealth: Sendable {
 }
 
 /// `ControllerState` as a plain code (the Prometheus gauge `touchwire_controller_state`).
-public enum ControllerStateCode: Int, Sendable, CaseIterable {
+package enum ControllerStateCode: Int, Sendable, CaseIterable {
     case starting = 0
     case running = 1
     case missing = 2
 
-    public var name: String {
+    package var name: String {
         switch self {
         case .starting: "starting"
         case .running: "running"

@@ -2,21 +2,21 @@ import BoardConfig
 
 /// What the caller of `Service` decides beyond the board file. Fixed at `Service.init`: the
 /// pipeline threads read these values while running, so none of them can change underneath them.
-public struct ServiceSettings: Sendable {
+package struct ServiceSettings: Sendable {
     /// Thread scheduling, memory locking and CPU affinity; nil: the board's `[realtime]`.
-    public var realtime: RealTimeDescription?
+    package var realtime: RealTimeDescription?
     /// Where the metrics thread writes the status snapshot (JSON) about once a second; nil: nowhere.
-    public var statusFile: String?
+    package var statusFile: String?
     /// With an INT line and no contact for a while, the longest wait for an edge before a
     /// watchdog read. A chip pulses INT for every report while touched, so a missed first edge
     /// is followed by another within one report period; only an idle panel waits this long.
-    public var idleInterruptWatchdogMicroseconds: Int64
+    package var idleInterruptWatchdogMicroseconds: Int64
     /// Where to write the Prometheus text snapshot; nil: the board's `[metrics] prometheus_file`.
-    public var prometheusFile: String?
+    package var prometheusFile: String?
     /// Boards swapped in by SIGHUP before this service (`ServiceSupervisor`), for the status snapshot.
-    public var reloads: Int
+    package var reloads: Int
 
-    public init(
+    package init(
         realtime: RealTimeDescription? = nil, statusFile: String? = nil,
         idleInterruptWatchdogMicroseconds: Int64 = 1_000_000, prometheusFile: String? = nil, reloads: Int = 0
     ) {

@@ -1,22 +1,22 @@
 import Foundation
 
 /// Why a status file cannot be shown: one line naming the file and, when it is a bad value, the field.
-public struct StatusFileError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct StatusFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// Reads the status file `touchwire status` prints (`MetricsSnapshot` as JSON), trusting nothing
 /// in it: the file is bounded in size (`maximumBytes`), every number is checked against a range a
 /// running service can produce (so no later conversion can trap), and every text field is made
 /// safe for a terminal (`TerminalText.sanitized`).
-public enum StatusFileReader {
+package enum StatusFileReader {
     /// The largest status file read (a real one is about 1 KB).
-    public static let maximumBytes = 64 * 1024
+    package static let maximumBytes = 64 * 1024
 
     /// The snapshot in the file at `path`: only a regular file of at most `maximumBytes` is read
     /// (a device such as /dev/zero would never end).
-    public static func read(path: String) throws(StatusFileError) -> MetricsSnapshot {
+    package static func read(path: String) throws(StatusFileError) -> MetricsSnapshot {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
             throw StatusFileError("no status at \(path): is `touchwire run` running (with --status-file \(path))?")
         }
@@ -37,7 +37,7 @@ public enum StatusFileReader {
     }
 
     /// The snapshot in `data` (the contents of `file`, which names it in errors).
-    public static func decode(_ data: Data, file: String) throws(StatusFileError) -> MetricsSnapshot {
+    package static func decode(_ data: Data, file: String) throws(StatusFileError) -> MetricsSnapshot {
         guard data.count <= maximumBytes else {
             throw StatusFileError("\(file): \(data.count) bytes, more than a status file's \(maximumBytes)")
         }
@@ -81,10 +81,10 @@ public enum StatusFileReader {
 }
 
 /// Text from a file made safe to print on a terminal.
-public enum TerminalText {
+package enum TerminalText {
     /// `text` with every control character (ESC of an escape sequence, CR, BEL, newlines, C1
     /// controls) shown as a visible `\u{1B}` escape, cut to `limit` characters.
-    public static func sanitized(_ text: String, limit: Int = 200) -> String {
+    package static func sanitized(_ text: String, limit: Int = 200) -> String {
         var out = ""
         var n = 0
         for scalar in text.unicodeScalars {

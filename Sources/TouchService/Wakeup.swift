@@ -5,16 +5,16 @@ import TouchCore
 ///
 /// `signal` is a single atomic increment unless the other thread is asleep (then one futex
 /// wake): cheap enough for the recognizer loop, and it never blocks the caller.
-public final class Wakeup: @unchecked Sendable {
+package final class Wakeup: @unchecked Sendable {
     // @unchecked Sendable: DispatchSemaphore is thread-safe.
     private let semaphore = DispatchSemaphore(value: 0)
 
-    public init() {}
+    package init() {}
 
-    public func signal() { semaphore.signal() }
+    package func signal() { semaphore.signal() }
 
     /// Sleeps until signalled or until `microseconds` pass (nil: until signalled).
-    public func wait(microseconds: Int64?) {
+    package func wait(microseconds: Int64?) {
         if let microseconds {
             guard microseconds > 0 else { return }
             _ = semaphore.wait(timeout: .now() + .microseconds(Int(min(microseconds, 3_600_000_000))))

@@ -6,19 +6,19 @@ import TouchCore
 /// Pure and clock-free: the caller checks every `checkInterval(for:)` microseconds with the
 /// current `ServiceHealth.recognizerTicks`. The recognizer loop wakes at least once a second,
 /// so with `WatchdogSec=` of 4 s or more a healthy loop always advances between two checks.
-public struct WatchdogFeeder: Sendable, Equatable {
+package struct WatchdogFeeder: Sendable, Equatable {
     private var lastTicks: UInt64?
 
-    public init() {}
+    package init() {}
 
     /// Half the watchdog period (`$WATCHDOG_USEC`), as `sd_watchdog_enabled(3)` recommends,
     /// but at least 1.5 s so that an idle loop (one wake per second) counts as advancing.
-    public static func checkInterval(forWatchdogMicroseconds usec: Int64) -> Int64 {
+    package static func checkInterval(forWatchdogMicroseconds usec: Int64) -> Int64 {
         max(usec / 2, 1_500_000)
     }
 
     /// True when `ticks` differs from the value seen at the previous check (the first check feeds).
-    public mutating func shouldFeed(ticks: UInt64) -> Bool {
+    package mutating func shouldFeed(ticks: UInt64) -> Bool {
         defer { lastTicks = ticks }
         guard let lastTicks else { return true }
         return ticks != lastTicks

@@ -6,31 +6,31 @@ import TouchCore
 /// level change with the simulated instant (`clock`), so tests check pulse lengths and
 /// levels on the injected clock; inputs are driven with `drive(_:active:at:)`, which queues
 /// the edges a real chip would report.
-public final class SimulatedGPIO: GPIOProvider {
+package final class SimulatedGPIO: GPIOProvider {
     /// One level change of an output line.
-    public struct Change: Hashable, Sendable {
-        public var line: GPIOLineID
-        public var active: Bool
-        public var at: Instant
+    package struct Change: Hashable, Sendable {
+        package var line: GPIOLineID
+        package var active: Bool
+        package var at: Instant
     }
 
     /// Chips that exist, by label, and their line counts.
-    public let chips: [String: Int]
-    public var clock: () -> Instant
+    package let chips: [String: Int]
+    package var clock: () -> Instant
     /// Called after every output level change (line, logical level, instant): how simulated
     /// chips see their reset and INT lines being driven.
-    public var onOutputChange: ((GPIOLineID, Bool, Instant) -> Void)?
-    public private(set) var history: [Change] = []
+    package var onOutputChange: ((GPIOLineID, Bool, Instant) -> Void)?
+    package private(set) var history: [Change] = []
     /// Whether `history` records changes (tests); off for a chip that lives as long as a service.
-    public var keepsHistory = true
+    package var keepsHistory = true
     /// Lines held by someone else (to test the "busy" error).
-    public var busyLines: [GPIOLineID: String] = [:]
+    package var busyLines: [GPIOLineID: String] = [:]
     private var requested: Set<GPIOLineID> = []
     private var outputs: Set<GPIOLineID> = []
     fileprivate var levels: [GPIOLineID: Bool] = [:]
     fileprivate var edges: [GPIOLineID: [GPIOEdgeEvent]] = [:]
 
-    public init(chips: [String: Int] = ["sim-gpio": 64], clock: @escaping () -> Instant = { .zero }) {
+    package init(chips: [String: Int] = ["sim-gpio": 64], clock: @escaping () -> Instant = { .zero }) {
         self.chips = chips
         self.clock = clock
     }
@@ -44,7 +44,7 @@ public final class SimulatedGPIO: GPIOProvider {
         if requested.contains(id) { throw .busy(id, consumer: "touchwire") }
     }
 
-    public func requestOutput(_ id: GPIOLineID, activeLow: Bool, active: Bool) throws(GPIOError) -> any GPIOOutput {
+    package func requestOutput(_ id: GPIOLineID, activeLow: Bool, active: Bool) throws(GPIOError) -> any GPIOOutput {
         try check(id)
         requested.insert(id)
         outputs.insert(id)
@@ -53,24 +53,24 @@ public final class SimulatedGPIO: GPIOProvider {
         return line
     }
 
-    public func requestInput(_ id: GPIOLineID, activeLow: Bool, edges: GPIOEdges?) throws(GPIOError) -> any GPIOInput {
+    package func requestInput(_ id: GPIOLineID, activeLow: Bool, edges: GPIOEdges?) throws(GPIOError) -> any GPIOInput {
         try check(id)
         requested.insert(id)
         return SimulatedInput(id: id, chip: self, edgeKinds: edges)
     }
 
     /// Drives an input line from outside (the controller pulling INT), queueing the edge.
-    public func drive(_ id: GPIOLineID, active: Bool, at time: Instant) {
+    package func drive(_ id: GPIOLineID, active: Bool, at time: Instant) {
         let old = levels[id] ?? false
         levels[id] = active
         if old != active { edges[id, default: []].append(GPIOEdgeEvent(rising: active, timestamp: time)) }
     }
 
     /// The logical level of any line (outputs as last set, inputs as driven).
-    public func isActive(_ id: GPIOLineID) -> Bool { levels[id] ?? false }
+    package func isActive(_ id: GPIOLineID) -> Bool { levels[id] ?? false }
 
     /// Whether the line is currently requested.
-    public func isRequested(_ id: GPIOLineID) -> Bool { requested.contains(id) }
+    package func isRequested(_ id: GPIOLineID) -> Bool { requested.contains(id) }
 
     fileprivate func record(_ id: GPIOLineID, _ active: Bool) {
         levels[id] = active
@@ -85,10 +85,10 @@ public final class SimulatedGPIO: GPIOProvider {
     }
 
     /// Whether the line is currently requested as an output (driven by this process).
-    public func isOutput(_ id: GPIOLineID) -> Bool { outputs.contains(id) }
+    package func isOutput(_ id: GPIOLineID) -> Bool { outputs.contains(id) }
 
     /// The level changes of one line, in order.
-    public func changes(of id: GPIOLineID) -> [Change] { history.filter { $0.line == id } }
+    package func changes(of id: GPIOLineID) -> [Change] { history.filter { $0.line == id } }
 }
 
 private final class SimulatedOutput: GPIOOutput {

@@ -5,7 +5,7 @@ import TouchCore
 /// One call is one combined transfer: the bytes written (register pointer, possibly data),
 /// then — when `read` is not empty — the bytes the host clocks in after the repeated start.
 /// A model throws (normally `.noAcknowledge` naming `address`) where the real chip would NACK.
-public protocol I2CDeviceModel: AnyObject {
+package protocol I2CDeviceModel: AnyObject {
     /// The 7-bit address the device answers at.
     var address: I2CAddress { get }
     /// Handles one combined write-then-read transfer.
@@ -19,21 +19,21 @@ public protocol I2CDeviceModel: AnyObject {
 ///
 /// Single-threaded by design: the driver thread both feeds the models (a script player
 /// presenting frames) and reads them. It is not `Sendable`; do not share it between threads.
-public final class SimulatedI2CBus: I2CBus {
+package final class SimulatedI2CBus: I2CBus {
     /// EREMOTEIO, the errno of a NACK on the Pi's I2C adapter.
-    public static let nackErrno: Int32 = 121
+    package static let nackErrno: Int32 = 121
 
     /// What the last transfer looked like (no allocation to record it).
-    public struct TransferSummary: Hashable, Sendable {
-        public var address: I2CAddress
+    package struct TransferSummary: Hashable, Sendable {
+        package var address: I2CAddress
         /// Bytes written (register pointer included).
-        public var writeCount: Int
+        package var writeCount: Int
         /// The first byte written (the register pointer on 8-bit-register chips), nil for none.
-        public var firstWriteByte: UInt8?
+        package var firstWriteByte: UInt8?
         /// Bytes read.
-        public var readCount: Int
+        package var readCount: Int
         /// Whether the transfer failed.
-        public var failed: Bool
+        package var failed: Bool
     }
 
     private var devices: [I2CAddress: any I2CDeviceModel] = [:]
@@ -41,47 +41,47 @@ public final class SimulatedI2CBus: I2CBus {
     private var pendingRemoteIO = 0
 
     /// Transfers attempted (including failed ones) since creation or `resetCounters()`.
-    public private(set) var transferCount = 0
+    package private(set) var transferCount = 0
     /// Transfers that failed since creation or `resetCounters()`.
-    public private(set) var failedTransferCount = 0
+    package private(set) var failedTransferCount = 0
     /// The last transfer attempted, nil before any.
-    public private(set) var lastTransfer: TransferSummary?
+    package private(set) var lastTransfer: TransferSummary?
 
-    public init() {}
+    package init() {}
 
     /// Puts `model` on the bus at `model.address` (replacing any device there).
-    public func attach(_ model: any I2CDeviceModel) { devices[model.address] = model }
+    package func attach(_ model: any I2CDeviceModel) { devices[model.address] = model }
 
     /// Removes the device at `address` (it stops acknowledging, like a chip held in reset).
-    public func detach(_ address: I2CAddress) { devices[address] = nil }
+    package func detach(_ address: I2CAddress) { devices[address] = nil }
 
     /// The device at `address`, if any.
-    public func device(at address: I2CAddress) -> (any I2CDeviceModel)? { devices[address] }
+    package func device(at address: I2CAddress) -> (any I2CDeviceModel)? { devices[address] }
 
     /// Fault knob: the next `count` transfers (to any address) fail with `.noAcknowledge`,
     /// like an -EREMOTEIO burst (rpi/linux #4881). Accumulates.
-    public func nackNext(_ count: Int) { pendingNacks += max(count, 0) }
+    package func nackNext(_ count: Int) { pendingNacks += max(count, 0) }
 
     /// Fault knob: the next `count` transfers fail with `.remoteIO` (EIO, a bus-level error). Accumulates.
-    public func remoteIOErrorNext(_ count: Int) { pendingRemoteIO += max(count, 0) }
+    package func remoteIOErrorNext(_ count: Int) { pendingRemoteIO += max(count, 0) }
 
     /// NACKs armed by `nackNext` and not yet consumed.
-    public var pendingNackCount: Int { pendingNacks }
+    package var pendingNackCount: Int { pendingNacks }
 
     /// Zeroes `transferCount`, `failedTransferCount` and `lastTransfer`.
-    public func resetCounters() {
+    package func resetCounters() {
         transferCount = 0
         failedTransferCount = 0
         lastTransfer = nil
     }
 
     /// What a test left behind: armed NACKs never consumed. Empty when the world is clean.
-    public func finish() -> [String] {
+    package func finish() -> [String] {
         (pendingNacks > 0 ? ["\(pendingNacks) armed NACK(s) were never consumed"] : [])
             + (pendingRemoteIO > 0 ? ["\(pendingRemoteIO) armed remote I/O error(s) were never consumed"] : [])
     }
 
-    public func transfer(
+    package func transfer(
         _ address: I2CAddress, write command: UnsafeRawBufferPointer, read response: UnsafeMutableRawBufferPointer
     ) throws(I2CError) {
         transferCount += 1

@@ -12,18 +12,18 @@ import TouchDrivers
 /// clock (`timing(clock:sleep:)`: the drivers sleep on that clock and the world catches up).
 ///
 /// Single-threaded: owned by the driver thread.
-public final class SimulatedTouchWorld {
-    public let bus: SimulatedI2CBus
-    public let model: any I2CDeviceModel & TouchPresenting
-    public private(set) var player: TouchScriptPlayer
+package final class SimulatedTouchWorld {
+    package let bus: SimulatedI2CBus
+    package let model: any I2CDeviceModel & TouchPresenting
+    package private(set) var player: TouchScriptPlayer
     /// The simulated GPIO chip, when the board wires INT or reset.
-    public let gpio: SimulatedGPIO?
+    package let gpio: SimulatedGPIO?
     /// The INT line the model pulses, when wired.
-    public let interruptLine: ControllerLine?
+    package let interruptLine: ControllerLine?
     /// The latest instant the world has reached.
-    public private(set) var now: Instant
+    package private(set) var now: Instant
 
-    public init(
+    package init(
         bus: SimulatedI2CBus, model: any I2CDeviceModel & TouchPresenting, player: TouchScriptPlayer,
         gpio: SimulatedGPIO? = nil, interruptLine: ControllerLine? = nil, start: Instant = .zero
     ) {
@@ -37,18 +37,18 @@ public final class SimulatedTouchWorld {
     }
 
     /// Presents the script's frame for `time` in the model's registers (as a finger on the glass would).
-    public func advance(to time: Instant) {
+    package func advance(to time: Instant) {
         if time > now { now = time }
         _ = player.advance(to: now, model: model)
     }
 
     /// Moves the world's clock forward without presenting (what a driver's sleep does).
-    public func sleep(microseconds: Int64) {
+    package func sleep(microseconds: Int64) {
         if microseconds > 0 { now = now.advanced(byMicroseconds: microseconds) }
     }
 
     /// Timing for drivers on this world when the world keeps its own time: sleeping advances `now`.
-    public var timing: DriverTiming {
+    package var timing: DriverTiming {
         DriverTiming(sleep: { [unowned self] us in sleep(microseconds: us) }, now: { [unowned self] in now })
     }
 
@@ -56,7 +56,7 @@ public final class SimulatedTouchWorld {
     /// reset pulse, a GT911 ready poll) is the pipeline's `sleep`, which moves `clock` on (a real
     /// sleep, or a virtual clock's advance), and the world then catches up with `clock` — so a reset
     /// takes its time on both clocks alike and the script is never presented ahead of the pipeline.
-    public func timing(clock: @escaping () -> Instant, sleep: @escaping (Int64) -> Void) -> DriverTiming {
+    package func timing(clock: @escaping () -> Instant, sleep: @escaping (Int64) -> Void) -> DriverTiming {
         DriverTiming(
             sleep: { [unowned self] us in
                 sleep(us)
@@ -65,15 +65,15 @@ public final class SimulatedTouchWorld {
     }
 
     /// Pulses the INT input (active then inactive) at `time`, as the chip does when a report is loaded.
-    public func pulseInterrupt(at time: Instant) {
+    package func pulseInterrupt(at time: Instant) {
         guard let gpio, let line = interruptLine else { return }
         gpio.drive(line.id, active: true, at: time)
         gpio.drive(line.id, active: false, at: time.advanced(byMicroseconds: 50))
     }
 
     /// When the script next changes what the glass shows (the simulated INT edge), nil: never again.
-    public func nextScriptedChange(after time: Instant) -> Instant? { player.nextFrameTime(after: time) }
+    package func nextScriptedChange(after time: Instant) -> Instant? { player.nextFrameTime(after: time) }
 
     /// True when a non-looping script has played its last frame.
-    public var isFinished: Bool { player.isFinished }
+    package var isFinished: Bool { player.isFinished }
 }

@@ -3,13 +3,13 @@ import TouchDrivers
 import TouchTrace
 
 /// A controller model that can be shown a snapshot of the fingers on the glass.
-public protocol TouchPresenting: AnyObject {
+package protocol TouchPresenting: AnyObject {
     /// Loads `contacts` as the controller's next report, exactly as the chip would encode it.
     func present(_ contacts: TouchFrame)
 }
 
 extension FT6x36Model: TouchPresenting {
-    public func present(_ contacts: TouchFrame) { present(contacts, gestureID: FocalTechRegisters.GestureID.none) }
+    package func present(_ contacts: TouchFrame) { present(contacts, gestureID: FocalTechRegisters.GestureID.none) }
 }
 
 /// Plays a script of frames (a trace, or `DemoScript`) into a controller model on the
@@ -23,25 +23,25 @@ extension FT6x36Model: TouchPresenting {
 /// (frames later than the period never play). Time moves only when the caller advances it.
 ///
 /// No allocation per call; single-threaded, like the rest of the simulated world.
-public struct TouchScriptPlayer: Sendable {
+package struct TouchScriptPlayer: Sendable {
     /// The script, in time order.
-    public let frames: [TouchFrame]
+    package let frames: [TouchFrame]
     /// When the script (loop 0) starts; nil until the first `advance` when not given.
-    public private(set) var start: Instant?
+    package private(set) var start: Instant?
     /// Microseconds between loop starts; nil plays once and then holds the last frame.
-    public let loopPeriod: Int64?
+    package let loopPeriod: Int64?
     /// Index of the frame last presented, nil before any (and at each new loop).
-    public private(set) var currentIndex: Int?
+    package private(set) var currentIndex: Int?
     /// The loop number of `currentIndex` (0 for the first pass).
-    public private(set) var currentLoop: Int64 = 0
+    package private(set) var currentLoop: Int64 = 0
     /// Frames presented so far.
-    public private(set) var presentedCount = 0
+    package private(set) var presentedCount = 0
 
     private let origin: Int64
 
     /// A player over `frames` (must be in non-decreasing time order, as a `Trace` is).
     /// `loopPeriod` must be positive to loop; zero or negative plays once.
-    public init(frames: [TouchFrame], start: Instant? = nil, loopPeriod: Int64? = nil) {
+    package init(frames: [TouchFrame], start: Instant? = nil, loopPeriod: Int64? = nil) {
         self.frames = frames
         self.start = start
         self.loopPeriod = loopPeriod.flatMap { $0 > 0 ? $0 : nil }
@@ -49,13 +49,13 @@ public struct TouchScriptPlayer: Sendable {
     }
 
     /// A player over a trace's frames.
-    public init(trace: Trace, start: Instant? = nil, loopPeriod: Int64? = nil) {
+    package init(trace: Trace, start: Instant? = nil, loopPeriod: Int64? = nil) {
         self.init(frames: trace.frames, start: start, loopPeriod: loopPeriod)
     }
 
     /// When the next frame after `now` becomes due (what a chip's INT edge would announce), or
     /// nil when the script has nothing left to play. Before the first `advance`, `now` is the start.
-    public func nextFrameTime(after now: Instant) -> Instant? {
+    package func nextFrameTime(after now: Instant) -> Instant? {
         guard !frames.isEmpty else { return nil }
         let begin = start ?? now
         var elapsed = now.microseconds(since: begin)
@@ -75,15 +75,15 @@ public struct TouchScriptPlayer: Sendable {
     }
 
     /// Time of the last frame relative to the first: the script's length.
-    public var duration: Int64 { (frames.last?.timestamp.microseconds ?? origin) - origin }
+    package var duration: Int64 { (frames.last?.timestamp.microseconds ?? origin) - origin }
 
     /// True when playing once and the last frame has been presented.
-    public var isFinished: Bool { loopPeriod == nil && currentIndex == frames.count - 1 }
+    package var isFinished: Bool { loopPeriod == nil && currentIndex == frames.count - 1 }
 
     /// Presents the frame due at `now` into `model` if it is not the one presented last.
     /// Returns the frame presented, nil when nothing new was due.
     @discardableResult
-    public mutating func advance(to now: Instant, model: some TouchPresenting) -> TouchFrame? {
+    package mutating func advance(to now: Instant, model: some TouchPresenting) -> TouchFrame? {
         guard !frames.isEmpty else { return nil }
         if start == nil { start = now }
         var elapsed = now.microseconds(since: start ?? now)

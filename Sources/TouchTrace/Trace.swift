@@ -2,18 +2,18 @@ import TouchCore
 
 /// The first line of a trace (`formats.md` §1):
 /// `{"touchwire_trace":1,"panel":{"width":800,"height":480},"source":"sim"}`.
-public struct TraceHeader: Hashable, Sendable {
+package struct TraceHeader: Hashable, Sendable {
     /// The format version this library reads and writes.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 
     /// Panel width in pixels (contacts are in panel pixels after the orientation transform).
-    public var panelWidth: Int
+    package var panelWidth: Int
     /// Panel height in pixels.
-    public var panelHeight: Int
+    package var panelHeight: Int
     /// Free text naming where the trace came from ("sim", a board name, a data set); "" when absent.
-    public var source: String
+    package var source: String
 
-    public init(panelWidth: Int, panelHeight: Int, source: String = "") {
+    package init(panelWidth: Int, panelHeight: Int, source: String = "") {
         self.panelWidth = panelWidth
         self.panelHeight = panelHeight
         self.source = source
@@ -22,25 +22,25 @@ public struct TraceHeader: Hashable, Sendable {
 
 /// One frame line of a trace: a complete snapshot of the contacts down at `t_us`, or a
 /// system cancel (`{"t_us":…,"cancel":true}` becomes `TouchFrame.cancel(at:)`).
-public struct TraceRecord: Sendable, Equatable {
+package struct TraceRecord: Sendable, Equatable {
     /// The frame; its timestamp is the line's `t_us`.
-    public var frame: TouchFrame
+    package var frame: TouchFrame
     /// The 1-based line number in the file it was read from (0 for records built in memory).
-    public var line: Int
+    package var line: Int
 
-    public init(frame: TouchFrame, line: Int = 0) {
+    package init(frame: TouchFrame, line: Int = 0) {
         self.frame = frame
         self.line = line
     }
 }
 
 /// A whole trace, validated: the header and every frame in file order.
-public struct Trace: Sendable {
-    public var header: TraceHeader
+package struct Trace: Sendable {
+    package var header: TraceHeader
     /// Frames in file order; timestamps are non-decreasing.
-    public var frames: [TouchFrame]
+    package var frames: [TouchFrame]
 
-    public init(header: TraceHeader, frames: [TouchFrame]) {
+    package init(header: TraceHeader, frames: [TouchFrame]) {
         self.header = header
         self.frames = frames
     }

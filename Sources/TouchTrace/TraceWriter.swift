@@ -11,30 +11,30 @@ import TouchCore
 ///
 /// Timestamps must be non-decreasing for the file to read back; the writer does not
 /// reorder frames.
-public struct TraceWriter: Sendable {
+package struct TraceWriter: Sendable {
     /// Everything written so far: the header line and one line per appended frame, each ending in `\n`.
-    public private(set) var text: String
+    package private(set) var text: String
 
     /// Starts a trace with `header`.
-    public init(header: TraceHeader) {
+    package init(header: TraceHeader) {
         text = Self.headerLine(header) + "\n"
     }
 
     /// Appends one frame line.
-    public mutating func append(_ frame: TouchFrame) {
+    package mutating func append(_ frame: TouchFrame) {
         text += Self.line(for: frame)
         text += "\n"
     }
 
     /// The whole of `trace` as text.
-    public static func text(of trace: Trace) -> String {
+    package static func text(of trace: Trace) -> String {
         var writer = TraceWriter(header: trace.header)
         for frame in trace.frames { writer.append(frame) }
         return writer.text
     }
 
     /// Writes `trace` to `path` atomically (replacing any file there).
-    public static func write(_ trace: Trace, toPath path: String) throws(TraceError) {
+    package static func write(_ trace: Trace, toPath path: String) throws(TraceError) {
         do {
             try Data(text(of: trace).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
@@ -43,7 +43,7 @@ public struct TraceWriter: Sendable {
     }
 
     /// The header line, without the newline.
-    public static func headerLine(_ header: TraceHeader) -> String {
+    package static func headerLine(_ header: TraceHeader) -> String {
         var s = "{\"touchwire_trace\":\(TraceHeader.formatVersion),\"panel\":{\"width\":\(header.panelWidth),"
         s += "\"height\":\(header.panelHeight)}"
         if !header.source.isEmpty {
@@ -55,7 +55,7 @@ public struct TraceWriter: Sendable {
     }
 
     /// One frame line, without the newline.
-    public static func line(for frame: TouchFrame) -> String {
+    package static func line(for frame: TouchFrame) -> String {
         if frame.isCancel { return "{\"t_us\":\(frame.timestamp.microseconds),\"cancel\":true}" }
         var s = "{\"t_us\":\(frame.timestamp.microseconds),\"contacts\":["
         for i in 0..<frame.count {
@@ -112,16 +112,16 @@ public struct TraceWriter: Sendable {
 /// Lines are buffered and written in blocks of about 64 KiB; call `close()` (or `flush()`)
 /// to put everything on disk. Not thread-safe: one owner appends. Allocates; keep it off
 /// the driver's per-frame path (feed it from a consumer of the ring).
-public final class TraceFileWriter {
+package final class TraceFileWriter {
     private let handle: FileHandle
     /// The path being written, as given.
-    public let path: String
+    package let path: String
     private var buffer = ""
     private var closed = false
     private var lastTime: Int64?
 
     /// Creates (or truncates) `path` and writes the header line.
-    public init(path: String, header: TraceHeader) throws(TraceError) {
+    package init(path: String, header: TraceHeader) throws(TraceError) {
         self.path = path
         guard FileManager.default.createFile(atPath: path, contents: nil) else {
             throw TraceError.io(file: path, message: "cannot create trace file")
@@ -135,7 +135,7 @@ public final class TraceFileWriter {
 
     /// Appends a frame. A frame earlier than the previous one is written with the previous
     /// timestamp, so the file stays readable (timestamps must be non-decreasing).
-    public func append(_ frame: TouchFrame) throws(TraceError) {
+    package func append(_ frame: TouchFrame) throws(TraceError) {
         var frame = frame
         if let lastTime, frame.timestamp.microseconds < lastTime { frame.timestamp = Instant(microseconds: lastTime) }
         lastTime = frame.timestamp.microseconds
@@ -145,7 +145,7 @@ public final class TraceFileWriter {
     }
 
     /// Writes buffered lines to the file.
-    public func flush() throws(TraceError) {
+    package func flush() throws(TraceError) {
         guard !buffer.isEmpty, !closed else { return }
         do {
             try handle.write(contentsOf: Data(buffer.utf8))
@@ -156,7 +156,7 @@ public final class TraceFileWriter {
     }
 
     /// Flushes and closes the file. Further appends are ignored.
-    public func close() throws(TraceError) {
+    package func close() throws(TraceError) {
         guard !closed else { return }
         try flush()
         closed = true

@@ -1,7 +1,7 @@
 import Gestures
 
 /// What a binding does to its GPIO line.
-public enum BindingAction: Sendable, Equatable, Hashable {
+package enum BindingAction: Sendable, Equatable, Hashable {
     /// Drive the line active for this many milliseconds (1…60000), then inactive. A new
     /// trigger during a pulse restarts the pulse from the new instant.
     case pulse(milliseconds: Int)
@@ -12,11 +12,11 @@ public enum BindingAction: Sendable, Equatable, Hashable {
 }
 
 /// The recognizer state that triggers a `pulse` or `toggle` (the event `state` names of `formats.md` §2).
-public enum BindingState: String, Sendable, Equatable, Hashable, CaseIterable {
+package enum BindingState: String, Sendable, Equatable, Hashable, CaseIterable {
     case began, changed, ended, cancelled, recognized
 
     /// The engine's state with the same name.
-    public var gestureState: GestureState {
+    package var gestureState: GestureState {
         switch self {
         case .began: .began
         case .changed: .changed
@@ -43,16 +43,16 @@ public enum BindingState: String, Sendable, Equatable, Hashable, CaseIterable {
 /// Invariants after `BoardLoader`: `recognizer` names a recognizer or a control region; `state`
 /// is nil exactly for `.hold`, and is a state that recognizer's kind emits; bindings sharing a
 /// line agree on `active_low` and `initial`; no binding uses the controller's interrupt or reset line.
-public struct BindingDescription: Sendable, Equatable {
-    public var recognizer: String
+package struct BindingDescription: Sendable, Equatable {
+    package var recognizer: String
     /// The triggering state for `.pulse` and `.toggle`; nil for `.hold`.
-    public var state: BindingState?
-    public var action: BindingAction
-    public var line: GPIOLineDescription
+    package var state: BindingState?
+    package var action: BindingAction
+    package var line: GPIOLineDescription
     /// The line's level at start (true = active). On every exit the line returns to inactive.
-    public var initialActive: Bool
+    package var initialActive: Bool
 
-    public init(
+    package init(
         recognizer: String, state: BindingState?, action: BindingAction, line: GPIOLineDescription,
         initialActive: Bool = false
     ) {
@@ -64,9 +64,9 @@ public struct BindingDescription: Sendable, Equatable {
     }
 
     /// The chip name that selects the in-memory GPIO chip (no hardware): `gpio = { chip = "sim", … }`.
-    public static let simulatedChip = "sim"
+    package static let simulatedChip = "sim"
     /// How many lines the in-memory chip has (offsets 0…63); `validate` rejects others as `run` would.
-    public static let simulatedChipLines = 64
+    package static let simulatedChipLines = 64
 }
 
 /// True for kinds that go began → changed → ended/cancelled (long press, pan, pinch, rotation);

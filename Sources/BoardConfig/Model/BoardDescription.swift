@@ -2,38 +2,38 @@
 ///
 /// Produced only by `BoardLoader`, which guarantees the invariants stated on each field:
 /// names are unique, every reference resolves, regions form one tree, require_fail is acyclic.
-public struct BoardDescription: Sendable, Equatable {
+package struct BoardDescription: Sendable, Equatable {
     /// The board file's stem (`boards/sim-demo.toml` → `sim-demo`).
-    public var name: String
+    package var name: String
     /// The path the board was loaded from, as given (empty for a hand-built description).
-    public var file: String = ""
+    package var file: String = ""
     /// Where errors about this board point: the file path, or the name without one.
-    public var location: String { file.isEmpty ? name : file }
-    public var panel: PanelDescription
+    package var location: String { file.isEmpty ? name : file }
+    package var panel: PanelDescription
     /// The touch hardware; nil for a board that only describes gestures (replay and validate).
-    public var controller: ControllerDescription?
+    package var controller: ControllerDescription?
     /// Present exactly when `controller.bus == .simulated`.
-    public var simulation: SimulationDescription?
+    package var simulation: SimulationDescription?
     /// In file order; exactly one has no parent (the root), and parents form a tree.
-    public var regions: [RegionDescription]
+    package var regions: [RegionDescription]
     /// In file order; at least one.
-    public var recognizers: [RecognizerDescription]
+    package var recognizers: [RecognizerDescription]
     /// In file order, no duplicates; `[.stdout]` when the file names none.
-    public var outputs: [OutputDescription]
+    package var outputs: [OutputDescription]
     /// `[[binding]]`s in file order (empty when none): recognizers driving GPIO lines.
-    public var bindings: [BindingDescription]
+    package var bindings: [BindingDescription]
     /// `[realtime]`: thread scheduling, memory locking, CPU affinity (defaults: none requested).
-    public var realtime: RealTimeDescription = RealTimeDescription()
+    package var realtime: RealTimeDescription = RealTimeDescription()
     /// `[[binding]]`s with `action = "key"` or `"exec"`, in file order (empty when none).
-    public var commandBindings: [CommandBindingDescription] = []
+    package var commandBindings: [CommandBindingDescription] = []
     /// `[exec]`: user and environment of exec bindings' programs.
-    public var exec: ExecDescription = ExecDescription()
+    package var exec: ExecDescription = ExecDescription()
     /// `[passthrough]`, nil when absent.
-    public var passthrough: PassthroughDescription?
+    package var passthrough: PassthroughDescription?
     /// `[metrics]`: fleet-monitoring outputs (default: none).
-    public var metrics: MetricsDescription = MetricsDescription()
+    package var metrics: MetricsDescription = MetricsDescription()
 
-    public init(
+    package init(
         name: String, panel: PanelDescription, controller: ControllerDescription?, simulation: SimulationDescription?,
         regions: [RegionDescription], recognizers: [RecognizerDescription], outputs: [OutputDescription],
         bindings: [BindingDescription] = []
@@ -49,9 +49,9 @@ public struct BoardDescription: Sendable, Equatable {
     }
 
     /// The root region: the one without a parent (nil only for a hand-built, unvalidated description).
-    public var rootRegion: RegionDescription? { regions.first { $0.parent == nil } }
+    package var rootRegion: RegionDescription? { regions.first { $0.parent == nil } }
 
-    public func region(named name: String) -> RegionDescription? { regions.first { $0.name == name } }
+    package func region(named name: String) -> RegionDescription? { regions.first { $0.name == name } }
 
-    public func recognizer(named name: String) -> RecognizerDescription? { recognizers.first { $0.name == name } }
+    package func recognizer(named name: String) -> RecognizerDescription? { recognizers.first { $0.name == name } }
 }

@@ -1,5 +1,5 @@
 /// What a key or exec binding does.
-public enum CommandAction: Sendable, Equatable {
+package enum CommandAction: Sendable, Equatable {
     /// `action = "key"`, `keys = ["KEY_LEFTMETA", "KEY_F5"]`: the chord pressed in order and released
     /// in reverse on touchwire's virtual keyboard (uinput). Codes from `KernelKeyNames`.
     case key(names: [String], codes: [Int])
@@ -9,15 +9,15 @@ public enum CommandAction: Sendable, Equatable {
 }
 
 /// One program run by an exec binding.
-public struct ExecCommand: Sendable, Equatable {
+package struct ExecCommand: Sendable, Equatable {
     /// The argv: `argv[0]` is an absolute path; nothing is interpreted by a shell.
-    public var argv: [String]
+    package var argv: [String]
     /// Killed (SIGTERM, then SIGKILL 1 s later) when still running after this long (`timeout_ms`, default 10000).
-    public var timeoutMilliseconds: Int
+    package var timeoutMilliseconds: Int
     /// Triggers closer than this to the previous run's start are skipped (`min_interval_ms`, default 1000).
-    public var minimumIntervalMilliseconds: Int
+    package var minimumIntervalMilliseconds: Int
 
-    public init(argv: [String], timeoutMilliseconds: Int = 10_000, minimumIntervalMilliseconds: Int = 1000) {
+    package init(argv: [String], timeoutMilliseconds: Int = 10_000, minimumIntervalMilliseconds: Int = 1000) {
         self.argv = argv
         self.timeoutMilliseconds = timeoutMilliseconds
         self.minimumIntervalMilliseconds = minimumIntervalMilliseconds
@@ -26,13 +26,13 @@ public struct ExecCommand: Sendable, Equatable {
 
 /// A `[[binding]]` with `action = "key"` or `"exec"`: a recognizer's state sending a key chord or
 /// running a program.
-public struct CommandBindingDescription: Sendable, Equatable {
-    public var recognizer: String
+package struct CommandBindingDescription: Sendable, Equatable {
+    package var recognizer: String
     /// The triggering state (default: recognized for discrete kinds, began for continuous ones).
-    public var state: BindingState
-    public var action: CommandAction
+    package var state: BindingState
+    package var action: CommandAction
 
-    public init(recognizer: String, state: BindingState, action: CommandAction) {
+    package init(recognizer: String, state: BindingState, action: CommandAction) {
         self.recognizer = recognizer
         self.state = state
         self.action = action
@@ -40,13 +40,13 @@ public struct CommandBindingDescription: Sendable, Equatable {
 }
 
 /// `[exec]`: how exec bindings' programs run.
-public struct ExecDescription: Sendable, Equatable {
+package struct ExecDescription: Sendable, Equatable {
     /// `user`: the account the programs run as (through `setpriv`); nil: the service's user.
-    public var user: String?
+    package var user: String?
     /// `environment = { DISPLAY = ":0" }`: the programs' whole environment (nothing else is passed).
-    public var environment: [String: String]
+    package var environment: [String: String]
 
-    public init(user: String? = nil, environment: [String: String] = [:]) {
+    package init(user: String? = nil, environment: [String: String] = [:]) {
         self.user = user
         self.environment = environment
     }
@@ -54,13 +54,13 @@ public struct ExecDescription: Sendable, Equatable {
 
 /// `[passthrough]`: touchwire owns the panel and hands the touches the UI should see to a virtual
 /// touchscreen (uinput).
-public struct PassthroughDescription: Sendable, Equatable {
+package struct PassthroughDescription: Sendable, Equatable {
     /// `name`: the virtual touchscreen's device name (default "touchwire touchscreen").
-    public var name: String
+    package var name: String
     /// `slots`: multi-touch slots (default: the controller's maximum contacts).
-    public var slots: Int?
+    package var slots: Int?
 
-    public init(name: String = "touchwire touchscreen", slots: Int? = nil) {
+    package init(name: String = "touchwire touchscreen", slots: Int? = nil) {
         self.name = name
         self.slots = slots
     }

@@ -1,7 +1,7 @@
 import TouchCore
 
 /// The supported touch controllers, by the names a board file uses (`chip = "ft6x36"`).
-public enum ControllerChip: String, Sendable, Equatable, CaseIterable, CustomStringConvertible {
+package enum ControllerChip: String, Sendable, Equatable, CaseIterable, CustomStringConvertible {
     /// FocalTech FT6x06/FT6x36 (FT6206, FT6236, FT6336): 2 contacts.
     case ft6x36
     /// FocalTech FT5x06 family (FT5206, FT5336, FT5406, EDT panels): 5 contacts.
@@ -15,7 +15,7 @@ public enum ControllerChip: String, Sendable, Equatable, CaseIterable, CustomStr
     case evdev
 
     /// The 7-bit address used when a board file gives none.
-    public var defaultAddress: I2CAddress {
+    package var defaultAddress: I2CAddress {
         switch self {
         case .ft6x36, .ft5x06: I2CAddress(0x38)
         case .gt911: I2CAddress(0x5D)
@@ -25,7 +25,7 @@ public enum ControllerChip: String, Sendable, Equatable, CaseIterable, CustomStr
     }
 
     /// Other addresses the chip may answer at (GT911: 0x14 when INT was high at the end of reset).
-    public var alternateAddresses: [I2CAddress] {
+    package var alternateAddresses: [I2CAddress] {
         switch self {
         case .gt911: [I2CAddress(0x14)]
         default: []
@@ -33,7 +33,7 @@ public enum ControllerChip: String, Sendable, Equatable, CaseIterable, CustomStr
     }
 
     /// The most simultaneous contacts the chip reports.
-    public var maxContacts: Int {
+    package var maxContacts: Int {
         switch self {
         case .ft6x36: 2
         case .ft5x06: 5
@@ -43,5 +43,5 @@ public enum ControllerChip: String, Sendable, Equatable, CaseIterable, CustomStr
         }
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

@@ -1,7 +1,7 @@
 import TouchCore
 
 /// Where the controller is: the simulated bus or an I2C adapter's device node.
-public enum ControllerBus: Sendable, Equatable, Hashable {
+package enum ControllerBus: Sendable, Equatable, Hashable {
     /// `bus = "sim"`: register-level models behind a simulated bus (see `SimulationDescription`).
     case simulated
     /// `bus = "/dev/i2c-1"`: a Linux I2C adapter.
@@ -11,13 +11,13 @@ public enum ControllerBus: Sendable, Equatable, Hashable {
 }
 
 /// How a board names its input device (`chip = "evdev"`).
-public enum InputDeviceSelector: Sendable, Equatable, Hashable, CustomStringConvertible {
+package enum InputDeviceSelector: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// `device = "/dev/input/event3"` (or a `/dev/input/by-path`, `by-id` link).
     case path(String)
     /// `name = "…"`: the device whose name (`EVIOCGNAME`) is this, or the only one containing it.
     case name(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .path(let p): p
         case .name(let n): "the input device named \"\(n)\""
@@ -26,7 +26,7 @@ public enum InputDeviceSelector: Sendable, Equatable, Hashable, CustomStringConv
 }
 
 /// A quarter-turn rotation of the panel's coordinates, clockwise, in degrees.
-public enum PanelRotation: Int, Sendable, Equatable, CaseIterable {
+package enum PanelRotation: Int, Sendable, Equatable, CaseIterable {
     case degrees0 = 0
     case degrees90 = 90
     case degrees180 = 180
@@ -38,37 +38,37 @@ public enum PanelRotation: Int, Sendable, Equatable, CaseIterable {
 /// Orientation follows Linux `touchscreen_report_pos` and Zephyr `input_touchscreen_report_pos`:
 /// `invert_x` / `invert_y` apply to the chip's raw axes, then `swap_xy`, then `rotation`.
 /// The result is in panel pixels, the coordinates of traces and regions.
-public struct ControllerDescription: Sendable, Equatable {
-    public var chip: ControllerChip
-    public var bus: ControllerBus
+package struct ControllerDescription: Sendable, Equatable {
+    package var chip: ControllerChip
+    package var bus: ControllerBus
     /// The 7-bit address: the board's `address`, or the chip's default.
-    public var address: I2CAddress
+    package var address: I2CAddress
     /// The INT line; nil when not wired (then the driver polls every `pollIntervalMilliseconds`).
-    public var interrupt: GPIOLineDescription?
+    package var interrupt: GPIOLineDescription?
     /// The reset line; nil when not wired. `active_low` defaults to true for reset (all supported chips' RSTN).
-    public var reset: GPIOLineDescription?
+    package var reset: GPIOLineDescription?
     /// Polling period without an INT line, 1…100 ms (default 10).
-    public var pollIntervalMilliseconds: Int
-    public var rotation: PanelRotation
-    public var swapXY: Bool
-    public var invertX: Bool
-    public var invertY: Bool
+    package var pollIntervalMilliseconds: Int
+    package var rotation: PanelRotation
+    package var swapXY: Bool
+    package var invertX: Bool
+    package var invertY: Bool
     /// tslib pointercal coefficients `a0 … a6` (`calibration = [...]`), applied after swap and
     /// before rotation; nil for none.
-    public var calibration: [Double]?
+    package var calibration: [Double]?
     /// Release watchdog (`release_timeout_ms`, 0 = off, default 10000): contacts still down with no
     /// fresh report for this long are cancelled (fbtft #376).
-    public var releaseTimeoutMilliseconds: Int
+    package var releaseTimeoutMilliseconds: Int
     /// Minimum contact duration (`min_contact_ms`, default 0 = off): shorter contacts never reach
     /// the recognizers (rpi/linux #7638, zero-duration ghosts).
-    public var minContactMilliseconds: Int
+    package var minContactMilliseconds: Int
     /// FocalTech PERIOD_ACTIVE (0x88) value to write (`report_rate`, 1…255); nil leaves the chip's.
-    public var reportRate: Int?
+    package var reportRate: Int?
     /// `grab = true` (evdev only): take the input device exclusively (`EVIOCGRAB`), so the UI no
     /// longer receives its touches. Default false: passive, the UI keeps every touch.
-    public var grab: Bool = false
+    package var grab: Bool = false
 
-    public init(
+    package init(
         chip: ControllerChip, bus: ControllerBus, address: I2CAddress? = nil, interrupt: GPIOLineDescription? = nil,
         reset: GPIOLineDescription? = nil, pollIntervalMilliseconds: Int = 10, rotation: PanelRotation = .degrees0,
         swapXY: Bool = false, invertX: Bool = false, invertY: Bool = false, calibration: [Double]? = nil,

@@ -1,20 +1,20 @@
 /// One GPIO line through the character device (libgpiod): a chip and an offset, never a sysfs number.
 ///
 /// Written inline in a board file: `{ chip = "pinctrl-bcm2711", line = 17, active_low = false }`.
-public struct GPIOLineDescription: Sendable, Equatable, Hashable {
+package struct GPIOLineDescription: Sendable, Equatable, Hashable {
     /// The chip's label (`pinctrl-bcm2711`, `pinctrl-rp1`, …) or a device path (`/dev/gpiochip0`).
-    public var chip: String
+    package var chip: String
     /// The line offset on that chip (0…1023).
-    public var line: Int
+    package var line: Int
     /// True when the line's active level is low (logical 1 = electrical low).
-    public var activeLow: Bool
+    package var activeLow: Bool
 
-    public init(chip: String, line: Int, activeLow: Bool = false) {
+    package init(chip: String, line: Int, activeLow: Bool = false) {
         self.chip = chip
         self.line = line
         self.activeLow = activeLow
     }
 
     /// True when `chip` names a device node rather than a label.
-    public var chipIsPath: Bool { chip.hasPrefix("/") }
+    package var chipIsPath: Bool { chip.hasPrefix("/") }
 }

@@ -1,5 +1,5 @@
 /// One event sink (`[[output]]`). A board without `[[output]]` gets `[.stdout]`.
-public enum OutputDescription: Sendable, Equatable {
+package enum OutputDescription: Sendable, Equatable {
     /// `type = "stdout"`: gesture events as JSON lines (`formats.md` §2).
     case stdout
     /// `type = "uart"`: a serial port.
@@ -9,17 +9,17 @@ public enum OutputDescription: Sendable, Equatable {
 }
 
 /// A Unix stream socket sink (`[[output]] type = "socket"`).
-public struct SocketOutputDescription: Sendable, Equatable {
+package struct SocketOutputDescription: Sendable, Equatable {
     /// Absolute path of the socket (default `/run/touchwire/events.sock`).
-    public var path: String
+    package var path: String
     /// Permission bits of the socket file (`mode = "0660"`, default 0o660): who may connect.
-    public var mode: Int
+    package var mode: Int
     /// Group owning the socket file (`group = "kiosk"`); nil keeps the service's group.
-    public var group: String?
+    package var group: String?
 
-    public static let defaultPath = "/run/touchwire/events.sock"
+    package static let defaultPath = "/run/touchwire/events.sock"
 
-    public init(path: String = SocketOutputDescription.defaultPath, mode: Int = 0o660, group: String? = nil) {
+    package init(path: String = SocketOutputDescription.defaultPath, mode: Int = 0o660, group: String? = nil) {
         self.path = path
         self.mode = mode
         self.group = group
@@ -27,7 +27,7 @@ public struct SocketOutputDescription: Sendable, Equatable {
 }
 
 /// How events are written to a UART.
-public enum UARTFormat: String, Sendable, Equatable, CaseIterable {
+package enum UARTFormat: String, Sendable, Equatable, CaseIterable {
     /// One line per event from `UARTDescription.template` (or `TextTemplate.default`), ended by "\n".
     case text
     /// The JSON line of `formats.md` §2.
@@ -38,29 +38,29 @@ public enum UARTFormat: String, Sendable, Equatable, CaseIterable {
 }
 
 /// The parity bit of a UART character.
-public enum UARTParity: String, Sendable, Equatable, CaseIterable {
+package enum UARTParity: String, Sendable, Equatable, CaseIterable {
     case none, even, odd
 }
 
 /// A serial port sink.
-public struct UARTDescription: Sendable, Equatable {
+package struct UARTDescription: Sendable, Equatable {
     /// The device node, an absolute path (`/dev/ttyUSB0`, `/dev/serial0`).
-    public var device: String
+    package var device: String
     /// A standard rate from `UARTDescription.standardBaudRates` (default 115200).
-    public var baud: Int
-    public var format: UARTFormat
+    package var baud: Int
+    package var format: UARTFormat
     /// For `.text` only; nil means `TextTemplate.default`.
-    public var template: TextTemplate?
+    package var template: TextTemplate?
     /// Bits per character, 5…8 (default 8). A text or JSON format needs 8 (UTF-8); binary needs 8.
-    public var dataBits: Int
+    package var dataBits: Int
     /// Default `.none`.
-    public var parity: UARTParity
+    package var parity: UARTParity
     /// 1 or 2 (default 1).
-    public var stopBits: Int
+    package var stopBits: Int
     /// RTS/CTS hardware flow control (`rts_cts = true`; default off).
-    public var rtsCts: Bool
+    package var rtsCts: Bool
 
-    public init(
+    package init(
         device: String, baud: Int = 115_200, format: UARTFormat = .text, template: TextTemplate? = nil,
         dataBits: Int = 8, parity: UARTParity = .none, stopBits: Int = 1, rtsCts: Bool = false
     ) {
@@ -75,7 +75,7 @@ public struct UARTDescription: Sendable, Equatable {
     }
 
     /// The rates termios can set on Linux from 1200 baud up (`B1200` … `B4000000`).
-    public static let standardBaudRates: [Int] = [
+    package static let standardBaudRates: [Int] = [
         1200, 1800, 2400, 4800, 9600, 19_200, 38_400, 57_600, 115_200, 230_400, 460_800, 500_000, 576_000, 921_600,
         1_000_000, 1_152_000, 1_500_000, 2_000_000, 2_500_000, 3_000_000, 3_500_000, 4_000_000,
     ]

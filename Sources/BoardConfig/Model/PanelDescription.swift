@@ -1,17 +1,17 @@
 import TouchCore
 
 /// The touch panel: its size in pixels and, optionally, in millimetres (`[panel]`).
-public struct PanelDescription: Sendable, Equatable {
+package struct PanelDescription: Sendable, Equatable {
     /// Width in pixels (≥ 1).
-    public var width: Int
+    package var width: Int
     /// Height in pixels (≥ 1).
-    public var height: Int
+    package var height: Int
     /// Physical width of the active area in mm; given together with `heightMillimetres` or not at all.
-    public var widthMillimetres: Double?
+    package var widthMillimetres: Double?
     /// Physical height of the active area in mm.
-    public var heightMillimetres: Double?
+    package var heightMillimetres: Double?
 
-    public init(width: Int, height: Int, widthMillimetres: Double? = nil, heightMillimetres: Double? = nil) {
+    package init(width: Int, height: Int, widthMillimetres: Double? = nil, heightMillimetres: Double? = nil) {
         self.width = width
         self.height = height
         self.widthMillimetres = widthMillimetres
@@ -23,7 +23,7 @@ public struct PanelDescription: Sendable, Equatable {
     /// Without physical sizes 1 pt = 1 px. With them, each axis gives
     /// `pixels / mm × 25.4 / 160` and the result is the mean of the two axes.
     /// Board thresholds (in points) are multiplied by this to get pixels.
-    public var pointsToPixels: Double {
+    package var pointsToPixels: Double {
         guard let wmm = widthMillimetres, let hmm = heightMillimetres, wmm > 0, hmm > 0 else { return 1 }
         let perInch = 25.4 / 160
         let x = Double(width) / wmm * perInch
@@ -32,5 +32,5 @@ public struct PanelDescription: Sendable, Equatable {
     }
 
     /// The whole panel as a rectangle in pixels.
-    public var bounds: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
+    package var bounds: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
 }

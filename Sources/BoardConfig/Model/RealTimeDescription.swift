@@ -2,9 +2,9 @@
 ///
 /// Applied when the service starts; a setting the process lacks the privilege for is logged as
 /// a warning and the service runs without it (it is never a reason not to start).
-public struct RealTimeDescription: Sendable, Equatable {
+package struct RealTimeDescription: Sendable, Equatable {
     /// The scheduling policy of the pipeline threads.
-    public enum Policy: String, Sendable, Equatable, CaseIterable {
+    package enum Policy: String, Sendable, Equatable, CaseIterable {
         /// Normal time-sharing (the default): no privilege needed.
         case other
         /// `SCHED_FIFO`: a thread runs until it sleeps or a higher priority wakes.
@@ -13,23 +13,23 @@ public struct RealTimeDescription: Sendable, Equatable {
         case rr
     }
 
-    public var policy: Policy
+    package var policy: Policy
     /// Priority of the driver thread (1…99) under `fifo`/`rr`.
-    public var driverPriority: Int
+    package var driverPriority: Int
     /// Priority of the recognizer thread (1…99) under `fifo`/`rr`.
-    public var recognizerPriority: Int
+    package var recognizerPriority: Int
     /// Priority of the output thread (1…99) under `fifo`/`rr`; 0 keeps it on normal time-sharing.
-    public var outputPriority: Int
+    package var outputPriority: Int
     /// `mlockall(MCL_CURRENT | MCL_FUTURE)` at start.
-    public var lockMemory: Bool
+    package var lockMemory: Bool
     /// CPUs the pipeline threads are pinned to; empty: any CPU.
-    public var cpus: [Int]
+    package var cpus: [Int]
 
-    public static let defaultDriverPriority = 60
-    public static let defaultRecognizerPriority = 58
-    public static let defaultOutputPriority = 56
+    package static let defaultDriverPriority = 60
+    package static let defaultRecognizerPriority = 58
+    package static let defaultOutputPriority = 56
 
-    public init(
+    package init(
         policy: Policy = .other, driverPriority: Int = Self.defaultDriverPriority,
         recognizerPriority: Int = Self.defaultRecognizerPriority, outputPriority: Int = Self.defaultOutputPriority,
         lockMemory: Bool = false, cpus: [Int] = []
@@ -43,10 +43,10 @@ public struct RealTimeDescription: Sendable, Equatable {
     }
 
     /// Nothing requested: normal scheduling, memory not locked, any CPU.
-    public var isDefault: Bool { policy == .other && !lockMemory && cpus.isEmpty }
+    package var isDefault: Bool { policy == .other && !lockMemory && cpus.isEmpty }
 
     /// "policy fifo (driver 60, recognizer 58, output 56), memory locked, cpus 1".
-    public var summary: String {
+    package var summary: String {
         var parts: [String] = []
         switch policy {
         case .other: parts.append("policy other (normal time-sharing)")

@@ -1,26 +1,26 @@
 import Gestures
 
 /// One gesture recognizer (`[[recognizer]]`), with UIKit's defaults for the common keys.
-public struct RecognizerDescription: Sendable, Equatable {
+package struct RecognizerDescription: Sendable, Equatable {
     /// Unique among the board's recognizers; used in events and relations.
-    public var name: String
+    package var name: String
     /// The kind and its parameters.
-    public var parameters: RecognizerParameters
+    package var parameters: RecognizerParameters
     /// The name of the region it is attached to (always an existing region).
-    public var region: String
-    public var enabled: Bool
+    package var region: String
+    package var enabled: Bool
     /// cancelsTouchesInView.
-    public var cancelsTouches: Bool
+    package var cancelsTouches: Bool
     /// delaysTouchesBegan.
-    public var delaysBegan: Bool
+    package var delaysBegan: Bool
     /// delaysTouchesEnded.
-    public var delaysEnded: Bool
+    package var delaysEnded: Bool
     /// require(toFail:): names of other recognizers; never itself; acyclic across the board.
-    public var requireFail: [String]
+    package var requireFail: [String]
     /// Recognizers this one may recognize simultaneously with.
-    public var simultaneous: [String]
+    package var simultaneous: [String]
 
-    public init(
+    package init(
         name: String, parameters: RecognizerParameters, region: String, enabled: Bool = true,
         cancelsTouches: Bool = true, delaysBegan: Bool = false, delaysEnded: Bool = true, requireFail: [String] = [],
         simultaneous: [String] = []
@@ -36,5 +36,5 @@ public struct RecognizerDescription: Sendable, Equatable {
         self.simultaneous = simultaneous
     }
 
-    public var kind: GestureKind { parameters.kind }
+    package var kind: GestureKind { parameters.kind }
 }

@@ -1,5 +1,5 @@
 /// What the simulated controller plays.
-public enum SimulationScript: Sendable, Equatable {
+package enum SimulationScript: Sendable, Equatable {
     /// `script = "demo"`: the built-in demo of taps.
     case demo
     /// `script = "calibration"`: the built-in calibration presses (`CalibrationScript`): the five
@@ -10,14 +10,14 @@ public enum SimulationScript: Sendable, Equatable {
 }
 
 /// The simulated touch world (`[simulation]`), present exactly when `controller.bus` is `.simulated`.
-public struct SimulationDescription: Sendable, Equatable {
-    public var script: SimulationScript
+package struct SimulationDescription: Sendable, Equatable {
+    package var script: SimulationScript
     /// The simulated controller's report rate, 1…1000 Hz (default 100).
-    public var reportRateHz: Int
+    package var reportRateHz: Int
     /// Replay the script forever (default false).
-    public var loop: Bool
+    package var loop: Bool
 
-    public init(script: SimulationScript = .demo, reportRateHz: Int = 100, loop: Bool = false) {
+    package init(script: SimulationScript = .demo, reportRateHz: Int = 100, loop: Bool = false) {
         self.script = script
         self.reportRateHz = reportRateHz
         self.loop = loop

@@ -3,27 +3,27 @@
 ///
 /// A placeholder for a field the event does not carry (e.g. `{taps}` on a pan) is the
 /// output's business; the template only guarantees every name is a §2 field.
-public struct TextTemplate: Sendable, Equatable, CustomStringConvertible {
+package struct TextTemplate: Sendable, Equatable, CustomStringConvertible {
     /// A piece of the template.
-    public enum Segment: Sendable, Equatable {
+    package enum Segment: Sendable, Equatable {
         case literal(String)
         /// A field name from `TextTemplate.fieldNames`.
         case field(String)
     }
 
     /// The template as written.
-    public let source: String
+    package let source: String
     /// Literals and fields in order; adjacent literals are merged.
-    public let segments: [Segment]
+    package let segments: [Segment]
 
     /// The event field names of `formats.md` §2 (common, then kind-specific).
-    public static let fieldNames: [String] = [
+    package static let fieldNames: [String] = [
         "t_us", "recognizer", "kind", "state", "region", "x", "y", "touches", "taps", "direction", "translation_x",
         "translation_y", "velocity_x", "velocity_y", "scale", "velocity", "rotation",
     ]
 
     /// The template used when a text output gives none.
-    public static let `default` = TextTemplate(
+    package static let `default` = TextTemplate(
         source: "{recognizer} {state} {x} {y}",
         segments: [
             .field("recognizer"), .literal(" "), .field("state"), .literal(" "), .field("x"), .literal(" "),
@@ -36,13 +36,13 @@ public struct TextTemplate: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Why a template was rejected.
-    public enum ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         case unknownField(String)
         case unterminatedPlaceholder
         case unmatchedClosingBrace
         case emptyPlaceholder
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unknownField(let name):
                 "unknown placeholder {\(name)}; known: " + TextTemplate.fieldNames.joined(separator: ", ")
@@ -54,7 +54,7 @@ public struct TextTemplate: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses `source`, checking every placeholder against `fieldNames`.
-    public init(parsing source: String) throws(ParseError) {
+    package init(parsing source: String) throws(ParseError) {
         var segments: [Segment] = []
         var literal = ""
         var chars = source.makeIterator()
@@ -99,5 +99,5 @@ public struct TextTemplate: Sendable, Equatable, CustomStringConvertible {
         self.init(source: source, segments: segments)
     }
 
-    public var description: String { source }
+    package var description: String { source }
 }
