@@ -60,7 +60,8 @@ open class TapGestureRecognizer: GestureRecognizer {
             if d > maximumTapDistance {
                 fail(
                     because:
-                        "tap \(tapsCompleted + 1) landed \(Int(d)) px from the first, more than \(Int(maximumTapDistance))"
+                        "tap \(tapsCompleted + 1) landed \(Int(d)) px from "
+                        + "the first, more than \(Int(maximumTapDistance))"
                 )
             }
         } else {
@@ -77,7 +78,8 @@ open class TapGestureRecognizer: GestureRecognizer {
         for t in touches where t.location.distance(to: t.startLocation) > maximumMovement {
             fail(
                 because:
-                    "finger moved \(Int(t.location.distance(to: t.startLocation))) px, more than max_movement \(Int(maximumMovement)) px"
+                    "finger moved \(Int(t.location.distance(to: t.startLocation))) "
+                    + "px, more than max_movement \(Int(maximumMovement)) px"
             )
             return
         }

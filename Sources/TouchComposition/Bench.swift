@@ -166,21 +166,28 @@ package enum PipelineBench {
         s += options.kioskWorkload ? "kiosk workload (every recognizer kind)\n" : "the board's script\n"
         for r in results {
             s += "\n== \(r.name == "idle" ? "no competing load" : "competing load on every core") ==\n"
-            s += MetricsSnapshot.latencyTable([("read→recognized", r.readToRecognized), ("read→write", r.readToWrite)])
+            s += MetricsSnapshot.latencyTable([
+                ("read→recognized", r.readToRecognized), ("read→write", r.readToWrite),
+            ])
             s += "frames      \(r.framesRead) read in \(fmt(r.seconds, 1)) s (\(fmt(r.framesPerSecond, 1))/s), "
             s += "\(r.framesQueued) queued, \(r.eventsWritten) events written\n"
             s +=
-                "cpu         \(fmt(r.cpuPerFrameMicroseconds, 1)) µs per frame (driver + recognizer + output threads, getrusage)\n"
+                "cpu         \(fmt(r.cpuPerFrameMicroseconds, 1)) µs per "
+                + "frame (driver + recognizer + output threads, getrusage)\n"
             s +=
-                "memory      rss \(fmt(Double(r.residentBytes) / 1_048_576, 1)) MiB (peak \(fmt(Double(r.peakResidentBytes) / 1_048_576, 1)) MiB)\n"
+                "memory      rss \(fmt(Double(r.residentBytes) / 1_048_576, 1)) MiB "
+                + "(peak \(fmt(Double(r.peakResidentBytes) / 1_048_576, 1)) MiB)\n"
             s +=
-                "losses      frame ring drops \(r.frameDrops), event drops \(r.eventDrops), samples lost \(r.lostSamples)\n"
+                "losses      frame ring drops \(r.frameDrops), event "
+                + "drops \(r.eventDrops), samples lost \(r.lostSamples)\n"
             s += "threads     \(r.threads.joined(separator: ", "))\n"
             for w in r.warnings { s += "warning     \(w)\n" }
         }
         if let loaded = results.first(where: { $0.name == "loaded" }) {
             let p99 = loaded.readToWrite.p99
-            s += "\nread→write p99 under load: \(p99) µs; reading one FT6x36 report (15 bytes, 18 bytes on the wire) "
+            s +=
+                "\nread→write p99 under load: \(p99) µs; reading "
+                + "one FT6x36 report (15 bytes, 18 bytes on the wire) "
             s += "takes ≈ 410 µs at 400 kHz: "
             s += p99 < 410 ? "\(p99 < 205 ? "well " : "")under it\n" : "NOT under it\n"
         }

@@ -130,7 +130,8 @@ package enum ExecCheck {
             guard case .exec(let c) = b.action, let program = c.argv.first else { continue }
             if !ChildProcess.isExecutable(program) {
                 out.append(
-                    "\(board.location): binding[\(i)] \"\(b.recognizer)\".command: \(program) is missing or not executable"
+                    "\(board.location): binding[\(i)] \"\(b.recognizer)\".command: "
+                        + "\(program) is missing or not executable"
                 )
             }
         }

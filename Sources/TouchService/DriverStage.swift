@@ -193,7 +193,8 @@ package final class DriverStage {
             watchdogReleases += 1
             staleImage = lastRaw
             rateLimitedLog(
-                "release watchdog: no fresh report for \(protection.releaseTimeoutMicroseconds / 1000) ms with \(lastQueued.count) contact(s) down; cancelled",
+                "release watchdog: no fresh report for \(protection.releaseTimeoutMicroseconds / 1000) "
+                    + "ms with \(lastQueued.count) contact(s) down; cancelled",
                 at: now)
             return cancelTouches(at: now)
         }

@@ -243,11 +243,14 @@ package struct MetricsSnapshot: Codable, Sendable, Equatable {
         if let now { s += ", updated \(fmt(max(0, now - updated), 1)) s ago" }
         s += "\n"
         s +=
-            "frames      read \(framesRead) (\(fmt(framesPerSecond, 1))/s), queued \(framesQueued), read errors \(readErrors)\n"
+            "frames      read \(framesRead) (\(fmt(framesPerSecond, 1))/s), "
+            + "queued \(framesQueued), read errors \(readErrors)\n"
         s +=
-            "frame ring  high-water \(frameRing.highWater)/\(frameRing.capacity), dropped \(frameRing.dropped), overflows \(frameRing.other)\n"
+            "frame ring  high-water \(frameRing.highWater)/\(frameRing.capacity), "
+            + "dropped \(frameRing.dropped), overflows \(frameRing.other)\n"
         s +=
-            "event ring  high-water \(eventRing.highWater)/\(eventRing.capacity), dropped \(eventRing.dropped), coalesced \(eventRing.other); events written \(eventsWritten)\n"
+            "event ring  high-water \(eventRing.highWater)/\(eventRing.capacity), dropped "
+            + "\(eventRing.dropped), coalesced \(eventRing.other); events written \(eventsWritten)\n"
         s += Self.latencyTable([("read→recognized", readToRecognized), ("read→write", readToWrite)])
         if lostSamples > 0 { s += "latency samples lost (metrics thread behind): \(lostSamples)\n" }
         s += "threads     " + threads.joined(separator: ", ") + "\n"

@@ -118,9 +118,9 @@ package final class Service: @unchecked Sendable {
         output.commands?.spawner?.start()
         defer { output.commands?.spawner?.stop() }
         driver.start(at: clock())
+        let outputs = output.channels.map(\.name).joined(separator: ", ")
         logger.info(
-            "touchwire running: board \(board.name), \(engine.recognizers.count) recognizers, outputs: \(output.channels.map(\.name).joined(separator: ", "))"
-        )
+            "touchwire running: board \(board.name), \(engine.recognizers.count) recognizers, outputs: \(outputs)")
         let done = DispatchGroup()
         spawn(.driver, done) { [self] in driverLoop() }
         spawn(.recognizer, done) { [self] in recognizerLoop() }
@@ -343,9 +343,10 @@ package final class Service: @unchecked Sendable {
                 if output.eventsWritten > reportedEvents {
                     reportedEvents = output.eventsWritten
                     let lat = output.latency
-                    logger.info(
-                        "outputs: \(output.eventsWritten) events, frame→write latency mean \(Int(lat.mean)) µs max \(lat.maximum) µs; \(output.channelSummary)"
-                    )
+                    let summary =
+                        "outputs: \(output.eventsWritten) events, frame→write latency mean "
+                        + "\(Int(lat.mean)) µs max \(lat.maximum) µs; \(output.channelSummary)"
+                    logger.info("\(summary)")
                 }
             }
             let wait = output.nextWakeup(from: now) ?? 100_000
