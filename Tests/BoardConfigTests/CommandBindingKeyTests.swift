@@ -67,7 +67,8 @@ final class CommandBindingKeyTests: XCTestCase {
             ["binding[0] \"tap\".command"], "a string is not an argv")
         XCTAssertEqual(
             issues(
-                "[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\"/bin/true\"]\ngpio = { chip = \"sim\", line = 1 }\n"
+                "[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand "
+                    + "= [\"/bin/true\"]\ngpio = { chip = \"sim\", line = 1 }\n"
             )
             .map(\.keyPath), ["binding[0] \"tap\".gpio"], "exec bindings take no GPIO line")
     }

@@ -21,7 +21,8 @@ final class DriverKeyTests: XCTestCase {
     func testKeys() throws {
         let text = TestBoards.text(
             hardware: hardware(
-                "calibration = [65536, 0, 0, 0, 65536, 0, 65536]\nrelease_timeout_ms = 0\nmin_contact_ms = 30\nreport_rate = 60"
+                "calibration = [65536, 0, 0, 0, 65536, 0, 65536]\nrelease_timeout_ms "
+                    + "= 0\nmin_contact_ms = 30\nreport_rate = 60"
             ))
         let c = try XCTUnwrap(TestBoards.load(text).controller)
         XCTAssertEqual(c.calibration, [65536, 0, 0, 0, 65536, 0, 65536])

@@ -158,7 +158,8 @@ final class HardwareKeyTests: XCTestCase {
         let dup = TestBoards.issues(
             TestBoards.text(
                 extra:
-                    "[[output]]\ntype = \"uart\"\ndevice = \"/dev/ttyS0\"\n[[output]]\ntype = \"uart\"\ndevice = \"/dev/ttyS0\"\n"
+                    "[[output]]\ntype = \"uart\"\ndevice = "
+                    + "\"/dev/ttyS0\"\n[[output]]\ntype = \"uart\"\ndevice = \"/dev/ttyS0\"\n"
             ))
         XCTAssertEqual(dup.map(\.keyPath), ["output[1].device"])
     }

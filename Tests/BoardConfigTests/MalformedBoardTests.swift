@@ -108,7 +108,11 @@ final class MalformedBoardTests: XCTestCase {
         let two = TestBoards.issues(
             TestBoards.text(recognizers: recognizer("a", requires: "b") + recognizer("b", requires: "a")))
         XCTAssertEqual(
-            two.map(\.description), ["boards/x.toml: recognizer[0] \"a\".require_fail: require_fail cycle: a → b → a"])
+            two.map(\.description),
+            [
+                "boards/x.toml: recognizer[0] "
+                    + "\"a\".require_fail: require_fail cycle: a → b → a"
+            ])
 
         let three = TestBoards.issues(
             TestBoards.text(

@@ -36,7 +36,8 @@ final class ContinuousTests: XCTestCase {
         h.finish()
         XCTAssertEqual(h.log, ["pan:began@20", "pan:changed@30", "pan:cancelled@40"])
         XCTAssertEqual(h.sink.events[1].translation, Point(x: 25, y: 0))
-        // Least squares over (0 ms,100) (10,105) (20,115) (30,125): 0.85 px/ms; the last two samples alone would say 1000.
+        // Least squares over (0 ms,100) (10,105) (20,115) (30,125): 0.85 px/ms; the last two samples
+        // alone would say 1000.
         XCTAssertEqual(h.sink.events[1].velocity.x, 850, accuracy: 0.5)
     }
 

@@ -54,13 +54,19 @@ final class CFrameDecoderTests: XCTestCase {
         XCTAssertEqual(
             run.output.split(separator: "\n").map(String.init),
             [
-                "seq=0 t=130000 name=double-tap rec=1 region=0 kind=0 state=6 touches=1 taps=2 dir=0 x=40150 y=23300 tx=0 ty=0 vx=0 vy=0 value=0 vv=0",
-                "seq=1 t=250000 name=pan rec=3 region=1 kind=2 state=1 touches=1 taps=0 dir=0 x=42025 y=24000 tx=2025 ty=-350 vx=81250 vy=-14000 value=0 vv=0",
-                "seq=2 t=250000 name=pan rec=3 region=1 kind=2 state=2 touches=1 taps=0 dir=0 x=42025 y=24000 tx=2025 ty=-350 vx=81250 vy=-14000 value=0 vv=0",
+                "seq=0 t=130000 name=double-tap rec=1 region=0 kind=0 state=6 "
+                    + "touches=1 taps=2 dir=0 x=40150 y=23300 tx=0 ty=0 vx=0 vy=0 value=0 vv=0",
+                "seq=1 t=250000 name=pan rec=3 region=1 kind=2 state=1 touches=1 taps=0 "
+                    + "dir=0 x=42025 y=24000 tx=2025 ty=-350 vx=81250 vy=-14000 value=0 vv=0",
+                "seq=2 t=250000 name=pan rec=3 region=1 kind=2 state=2 touches=1 taps=0 "
+                    + "dir=0 x=42025 y=24000 tx=2025 ty=-350 vx=81250 vy=-14000 value=0 vv=0",
                 // 5 000 000 123 µs modulo 2^32
-                "seq=3 t=705032827 name=swipe rec=4 region=0 kind=3 state=6 touches=1 taps=0 dir=2 x=1000 y=2050 tx=0 ty=0 vx=0 vy=0 value=0 vv=0",
-                "seq=4 t=900000 name=pinch rec=5 region=1 kind=4 state=3 touches=2 taps=0 dir=0 x=30000 y=20000 tx=0 ty=0 vx=0 vy=0 value=12500 vv=-5000",
-                "seq=5 t=950000 name=button rec=2 region=2 kind=7 state=6 touches=1 taps=0 dir=0 x=4000 y=41000 tx=0 ty=0 vx=0 vy=0 value=0 vv=0",
+                "seq=3 t=705032827 name=swipe rec=4 region=0 kind=3 state=6 "
+                    + "touches=1 taps=0 dir=2 x=1000 y=2050 tx=0 ty=0 vx=0 vy=0 value=0 vv=0",
+                "seq=4 t=900000 name=pinch rec=5 region=1 kind=4 state=3 touches=2 "
+                    + "taps=0 dir=0 x=30000 y=20000 tx=0 ty=0 vx=0 vy=0 value=12500 vv=-5000",
+                "seq=5 t=950000 name=button rec=2 region=2 kind=7 state=6 touches=1 "
+                    + "taps=0 dir=0 x=4000 y=41000 tx=0 ty=0 vx=0 vy=0 value=0 vv=0",
                 "frames=6 crc_errors=2 bad_version=0",
             ])
     }

@@ -21,7 +21,8 @@ final class EventJSONEncoderTests: XCTestCase {
         var out: [UInt8] = []
         EventJSONEncoder(names: names).encode(e, into: &out)
         let expected =
-            #"{"t_us":130000,"recognizer":"double-tap","kind":"tap","state":"recognized","region":"screen","x":401.5,"y":233.0,"touches":1,"taps":2}"#
+            #"{"t_us":130000,"recognizer":"double-tap","kind":"tap","state":"recognized","#
+            + #""region":"screen","x":401.5,"y":233.0,"touches":1,"taps":2}"#
             + "\n"
         XCTAssertEqual(out, Array(expected.utf8))
     }
@@ -31,7 +32,8 @@ final class EventJSONEncoderTests: XCTestCase {
         e.direction = .left
         XCTAssertEqual(
             EventJSONEncoder(names: names).line(for: e),
-            #"{"t_us":130000,"recognizer":"swipe-left","kind":"swipe","state":"recognized","region":"screen","x":10.0,"y":20.25,"touches":1,"direction":"left"}"#
+            #"{"t_us":130000,"recognizer":"swipe-left","kind":"swipe","state":"recognized","#
+                + #""region":"screen","x":10.0,"y":20.25,"touches":1,"direction":"left"}"#
                 + "\n")
     }
 
@@ -42,7 +44,9 @@ final class EventJSONEncoderTests: XCTestCase {
         e.velocity = Point(x: 250, y: -0.125)
         XCTAssertEqual(
             EventJSONEncoder(names: names).line(for: e),
-            #"{"t_us":130000,"recognizer":"drag","kind":"pan","state":"changed","region":"screen","x":401.5,"y":233.0,"touches":2,"translation_x":12.5,"translation_y":-3.0,"velocity_x":250.0,"velocity_y":-0.125}"#
+            #"{"t_us":130000,"recognizer":"drag","kind":"pan","state":"changed","region":"screen","x":401.5,"#
+                + #""y":233.0,"touches":2,"translation_x":12.5,"#
+                + #""translation_y":-3.0,"velocity_x":250.0,"velocity_y":-0.125}"#
                 + "\n")
     }
 
@@ -53,7 +57,8 @@ final class EventJSONEncoderTests: XCTestCase {
         e.scalarVelocity = .nan
         XCTAssertEqual(
             EventJSONEncoder(names: names).line(for: e),
-            #"{"t_us":130000,"recognizer":"zoom","kind":"pinch","state":"began","region":"screen","x":401.5,"y":233.0,"touches":2,"scale":1.5,"velocity":0.0}"#
+            #"{"t_us":130000,"recognizer":"zoom","kind":"pinch","state":"began","#
+                + #""region":"screen","x":401.5,"y":233.0,"touches":2,"scale":1.5,"velocity":0.0}"#
                 + "\n")
         e.scalarVelocity = -.infinity
         XCTAssertTrue(EventJSONEncoder(names: names).line(for: e).hasSuffix(#""velocity":0.0}"# + "\n"))
@@ -66,7 +71,8 @@ final class EventJSONEncoderTests: XCTestCase {
         e.scalarVelocity = -1
         XCTAssertEqual(
             EventJSONEncoder(names: names).line(for: e),
-            #"{"t_us":130000,"recognizer":"twist","kind":"rotation","state":"ended","region":"screen","x":401.5,"y":233.0,"touches":2,"rotation":0.7853981633974483,"velocity":-1.0}"#
+            #"{"t_us":130000,"recognizer":"twist","kind":"rotation","state":"ended","region":"screen","#
+                + #""x":401.5,"y":233.0,"touches":2,"rotation":0.7853981633974483,"velocity":-1.0}"#
                 + "\n")
     }
 
@@ -76,7 +82,8 @@ final class EventJSONEncoderTests: XCTestCase {
         e.value = 9
         XCTAssertEqual(
             EventJSONEncoder(names: names).line(for: e),
-            #"{"t_us":130000,"recognizer":"hold","kind":"long_press","state":"cancelled","region":"screen","x":401.5,"y":233.0,"touches":1}"#
+            #"{"t_us":130000,"recognizer":"hold","kind":"long_press","#
+                + #""state":"cancelled","region":"screen","x":401.5,"y":233.0,"touches":1}"#
                 + "\n")
     }
 
@@ -85,7 +92,8 @@ final class EventJSONEncoderTests: XCTestCase {
         e.region = 1
         XCTAssertEqual(
             EventJSONEncoder(names: names).line(for: e),
-            #"{"t_us":130000,"recognizer":"ok-button","kind":"control","state":"recognized","region":"ok-button","x":401.5,"y":233.0,"touches":1}"#
+            #"{"t_us":130000,"recognizer":"ok-button","kind":"control","#
+                + #""state":"recognized","region":"ok-button","x":401.5,"y":233.0,"touches":1}"#
                 + "\n")
     }
 
@@ -96,7 +104,8 @@ final class EventJSONEncoderTests: XCTestCase {
         e.control = 1
         XCTAssertEqual(
             EventJSONEncoder(names: names).line(for: e),
-            #"{"t_us":130000,"recognizer":"ok-button","kind":"control","state":"recognized","region":"ok-button","x":401.5,"y":233.0,"touches":1,"control":"ok-button"}"#
+            #"{"t_us":130000,"recognizer":"ok-button","kind":"control","state":"recognized","#
+                + #""region":"ok-button","x":401.5,"y":233.0,"touches":1,"control":"ok-button"}"#
                 + "\n")
     }
 
@@ -106,7 +115,8 @@ final class EventJSONEncoderTests: XCTestCase {
         e.time = Instant(microseconds: -5)
         XCTAssertEqual(
             EventJSONEncoder(names: odd).line(for: e),
-            ##"{"t_us":-5,"recognizer":"a\"b\\c\nd\u0001é","kind":"long_press","state":"began","region":"#0","x":401.5,"y":233.0,"touches":1}"##
+            ##"{"t_us":-5,"recognizer":"a\"b\\c\nd\u0001é","kind":"long_press","##
+                + ##""state":"began","region":"#0","x":401.5,"y":233.0,"touches":1}"##
                 + "\n")
         e.recognizer = 7
         XCTAssertTrue(EventJSONEncoder(names: odd).line(for: e).contains(##""recognizer":"#7""##))
@@ -159,7 +169,8 @@ final class EventTextEncoderTests: XCTestCase {
         e.velocity = Point(x: 5.5, y: 6)
         let encoder = EventTextEncoder(
             template:
-                "{t_us},{recognizer},{kind},{state},{region},{x},{y},{touches},{taps},{direction},{translation_x},{translation_y},{velocity_x},{velocity_y},{scale},{rotation},{velocity}",
+                "{t_us},{recognizer},{kind},{state},{region},{x},{y},{touches},{taps},{direction},"
+                + "{translation_x},{translation_y},{velocity_x},{velocity_y},{scale},{rotation},{velocity}",
             names: names)
         XCTAssertEqual(encoder.line(for: e), "42,drag,pan,changed,screen,1.0,2.0,2,,,3.0,-4.0,5.5,6.0,,,\n")
     }

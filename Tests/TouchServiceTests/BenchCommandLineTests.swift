@@ -60,7 +60,8 @@ extension CommandLineTests {
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(
             result.stderr,
-            "touchwire: no status at /nonexistent/touchwire.status: is `touchwire run` running (with --status-file /nonexistent/touchwire.status)?\n"
+            "touchwire: no status at /nonexistent/touchwire.status: is `touchwire "
+                + "run` running (with --status-file /nonexistent/touchwire.status)?\n"
         )
     }
 

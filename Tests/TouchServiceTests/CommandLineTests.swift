@@ -24,8 +24,8 @@ final class CommandLineTests: XCTestCase, TouchwireCommandLine {
         let position = frames[firstDown..<frames.count].prefix { !$0.isEmpty }.last![0].position
         XCTAssertEqual(
             lines.first,
-            #"{"t_us":\#(lift + 300_000),"recognizer":"tap","kind":"tap","state":"recognized","region":"screen","x":\#(position.x),"y":\#(position.y),"touches":1,"taps":1}"#[
-                ...]
+            (#"{"t_us":\#(lift + 300_000),"recognizer":"tap","kind":"tap","state":"recognized","#
+                + #""region":"screen","x":\#(position.x),"y":\#(position.y),"touches":1,"taps":1}"#)[...]
         )
         XCTAssertTrue(lines.contains { $0.contains(#""recognizer":"double-tap""#) })
         XCTAssertTrue(lines.contains { $0.contains(#""recognizer":"long-press","kind":"long_press","state":"began""#) })

@@ -44,7 +44,8 @@ final class EndToEndTests: XCTestCase {
         // The same event went to stdout as a JSON line, at the lift's instant (the script starts at 0).
         XCTAssertEqual(
             stdout.text,
-            #"{"t_us":50000,"recognizer":"tap","kind":"tap","state":"recognized","region":"screen","x":401.0,"y":240.0,"touches":1,"taps":1}"#
+            #"{"t_us":50000,"recognizer":"tap","kind":"tap","state":"recognized","#
+                + #""region":"screen","x":401.0,"y":240.0,"touches":1,"taps":1}"#
                 + "\n")
         // The driver read the chip once per poll, and only changed frames were queued.
         XCTAssertEqual(serviceWithUART.driver.framesRead, 51)

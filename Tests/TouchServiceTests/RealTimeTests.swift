@@ -73,7 +73,8 @@ final class RealTimeTests: XCTestCase {
         XCTAssertEqual(
             issues("[realtime]\nrecognizer_priority = 50"),
             [
-                #"rt.toml: realtime.recognizer_priority: has no effect with policy = "other"; set policy = "fifo" or "rr""#
+                #"rt.toml: realtime.recognizer_priority: has no effect "#
+                    + #"with policy = "other"; set policy = "fifo" or "rr""#
             ])
         XCTAssertEqual(issues("[realtime]\ncpus = [1, 1]"), ["rt.toml: realtime.cpus: lists CPU 1 twice"])
         XCTAssertEqual(

@@ -82,7 +82,8 @@ struct SoakReport: CustomStringConvertible {
         \(events) events \(states.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         faults injected: \(injectedBusFaults) bus errors (NACK / EREMOTEIO), \(injectedGarbage) garbage reports, \
         \(injectedDroppedLifts) lost lifts
-        seen: read errors \(readErrors), rejected off-panel \(rejectedOffPanel), watchdog releases \(watchdogReleases), \
+        seen: read errors \(readErrors), rejected off-panel \(rejectedOffPanel), \
+        watchdog releases \(watchdogReleases), \
         frame ring drops \(frameRingDrops), event ring drops \(eventRingDrops), coalesced \(coalesced), \
         uart lines lost \(uartLinesLost), uart bytes \(uartBytes)
         rss: \(rssAfterWarmUp / 1024) KiB after warm-up, \(rssAtEnd / 1024) KiB at the end, \

@@ -24,7 +24,8 @@ final class TraceTests: XCTestCase {
     func testParsesFramesCancelAndUnknownKeys() throws {
         let text = """
             \(header)
-            {"t_us":120000,"contacts":[{"id":0,"x":401.5,"y":233.0,"p":12,"area":3,"extra":[1,{"a":null}]},{"id":1,"x":520,"y":240}],"note":"hi"}
+            {"t_us":120000,"contacts":[{"id":0,"x":401.5,"y":233.0,"p":12,\
+            "area":3,"extra":[1,{"a":null}]},{"id":1,"x":520,"y":240}],"note":"hi"}
             {"t_us":130000,"contacts":[]}
             {"t_us":130000,"cancel":true}
 
