@@ -201,22 +201,33 @@ struct Replay: ParsableCommand {
             }
             return
         }
+        // What the UI would receive is streamed to its own trace as it happens (no whole-trace
+        // buffer); a replay that fails leaves no partial file behind.
         let tracker = PassthroughTracker(board: description, engine: engine)
-        var writer = TraceWriter(
-            header: TraceHeader(
-                panelWidth: description.panel.width, panelHeight: description.panel.height,
-                source: "touchwire passthrough"))
-        tracker.onFrame = { writer.append($0) }
+        let writer: TraceFileWriter
         do throws(TraceError) {
-            try TouchComposition.Replay.run(
-                path: trace, engine: engine, delivery: delivery, output: output, passthrough: tracker)
+            writer = try TraceFileWriter(
+                path: passthroughTrace,
+                header: TraceHeader(
+                    panelWidth: description.panel.width, panelHeight: description.panel.height,
+                    source: "touchwire passthrough"))
         } catch {
             throw fail("\(error)")
         }
-        do {
-            try writer.text.write(toFile: passthroughTrace, atomically: true, encoding: .utf8)
+        var writeError: TraceError? = nil
+        tracker.onFrame = { frame in
+            guard writeError == nil else { return }
+            do throws(TraceError) { try writer.append(frame) } catch { writeError = error }
+        }
+        do throws(TraceError) {
+            try TouchComposition.Replay.run(
+                path: trace, engine: engine, delivery: delivery, output: output, passthrough: tracker)
+            if let writeError { throw writeError }
+            try writer.close()
         } catch {
-            throw fail("\(passthroughTrace): \(error)")
+            try? writer.close()
+            try? FileManager.default.removeItem(atPath: passthroughTrace)
+            throw fail("\(error)")
         }
     }
 }

@@ -143,4 +143,27 @@ extension CommandLineTests {
         XCTAssertEqual(
             try String(contentsOfFile: out, encoding: .utf8), try String(contentsOfFile: out + "2", encoding: .utf8))
     }
+
+    /// A passthrough trace that cannot be created is one error naming its path, before any event;
+    /// a replay whose trace is bad leaves no partial passthrough trace behind.
+    func testReplayPassthroughTraceErrorsNameThePathAndLeaveNoPartialFile() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let trace = dir.appendingPathComponent("tap.jsonl").path
+        try tapTrace.write(toFile: trace, atomically: true, encoding: .utf8)
+        let board = dir.appendingPathComponent("b.toml").path
+        try (simulatedBoardText(script: "demo", recognizers: ["pan"]) + "\n[passthrough]\n")
+            .write(toFile: board, atomically: true, encoding: .utf8)
+        let unwritable = dir.appendingPathComponent("no-such-dir/ui.jsonl").path
+        let refused = try run(["replay", trace, "--board", board, "--passthrough-trace", unwritable])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains(unwritable), refused.stderr)
+        XCTAssertEqual(refused.stdout, "", "no event before the output is known to be writable")
+
+        let bad = dir.appendingPathComponent("bad.jsonl").path
+        try (tapTrace + "{not json\n").write(toFile: bad, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("ui.jsonl").path
+        let failed = try run(["replay", bad, "--board", board, "--passthrough-trace", out])
+        XCTAssertNotEqual(failed.status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out), "a failed replay leaves no partial trace")
+    }
 }
