@@ -125,14 +125,20 @@ final class PassthroughTests: XCTestCase {
 }
 
 extension CommandLineTests {
-    /// `replay --passthrough-trace` writes what the UI would receive as a trace that reads back.
-    func testReplayWritesThePassthroughTrace() throws {
+    /// A temporary directory with the tap trace and a simulated board with `[passthrough]`.
+    private func passthroughReplayFiles() throws -> (dir: URL, trace: String, board: String) {
         let dir = try makeTemporaryDirectory(self)
         let trace = dir.appendingPathComponent("tap.jsonl").path
         try tapTrace.write(toFile: trace, atomically: true, encoding: .utf8)
         let board = dir.appendingPathComponent("b.toml").path
         try (simulatedBoardText(script: "demo", recognizers: ["pan"]) + "\n[passthrough]\n")
             .write(toFile: board, atomically: true, encoding: .utf8)
+        return (dir, trace, board)
+    }
+
+    /// `replay --passthrough-trace` writes what the UI would receive as a trace that reads back.
+    func testReplayWritesThePassthroughTrace() throws {
+        let (dir, trace, board) = try passthroughReplayFiles()
         let out = dir.appendingPathComponent("ui.jsonl").path
         let result = try run(["replay", trace, "--board", board, "--passthrough-trace", out])
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -147,12 +153,7 @@ extension CommandLineTests {
     /// A passthrough trace that cannot be created is one error naming its path, before any event;
     /// a replay whose trace is bad leaves no partial passthrough trace behind.
     func testReplayPassthroughTraceErrorsNameThePathAndLeaveNoPartialFile() throws {
-        let dir = try makeTemporaryDirectory(self)
-        let trace = dir.appendingPathComponent("tap.jsonl").path
-        try tapTrace.write(toFile: trace, atomically: true, encoding: .utf8)
-        let board = dir.appendingPathComponent("b.toml").path
-        try (simulatedBoardText(script: "demo", recognizers: ["pan"]) + "\n[passthrough]\n")
-            .write(toFile: board, atomically: true, encoding: .utf8)
+        let (dir, trace, board) = try passthroughReplayFiles()
         let unwritable = dir.appendingPathComponent("no-such-dir/ui.jsonl").path
         let refused = try run(["replay", trace, "--board", board, "--passthrough-trace", unwritable])
         XCTAssertNotEqual(refused.status, 0)

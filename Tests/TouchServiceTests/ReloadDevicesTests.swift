@@ -60,22 +60,6 @@ final class ReloadDevicesTests: XCTestCase {
         """
     }
 
-    final class Messages: Sendable {
-        let list = Mutex<[String]>([])
-        func append(_ m: String) { list.withLock { $0.append(m) } }
-        func count(_ text: String) -> Int { list.withLock { $0.filter { $0.contains(text) }.count } }
-    }
-
-    /// Polls `condition` every 10 ms for up to `seconds`.
-    func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(10_000)
-        }
-        return true
-    }
-
     /// Connects to `path`, retrying for up to `seconds` while nothing listens there yet.
     func connect(_ path: String, seconds: Double) throws -> UnixStreamConnection {
         let deadline = Date().addingTimeInterval(seconds)
@@ -119,7 +103,7 @@ final class ReloadDevicesTests: XCTestCase {
         let gpio = SimulatedGPIO(chips: ["sim": 8])
         let line = GPIOLineID(chip: "sim", offset: 1)
         gpio.busyLines[GPIOLineID(chip: "sim", offset: 5)] = "another program"
-        let messages = Messages()
+        let messages = NotifyMessages()
         let supervisor = try ServiceSupervisor(
             board: try BoardLoader.load(path: file.path), boardPath: file.path, logger: quietLogger,
             notify: { messages.append($0) },

@@ -46,22 +46,6 @@ final class ReloadTests: XCTestCase {
         return text
     }
 
-    final class Messages: Sendable {
-        let list = Mutex<[String]>([])
-        func append(_ m: String) { list.withLock { $0.append(m) } }
-        func count(_ prefix: String) -> Int { list.withLock { $0.filter { $0.hasPrefix(prefix) }.count } }
-    }
-
-    /// Polls `condition` every 10 ms for up to `seconds`.
-    func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(10_000)
-        }
-        return true
-    }
-
     func readUntil(_ pty: borrowing PseudoTerminal, contains text: String, seconds: Double) throws -> String {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -84,7 +68,7 @@ final class ReloadTests: XCTestCase {
         try boardText(uart: pty.subordinatePath, recognizers: ["tap", "pan"], bindings: [("tap", 1), ("pan", 2)])
             .write(to: file, atomically: true, encoding: .utf8)
         let gpio = SimulatedGPIO(chips: ["sim": 8])
-        let messages = Messages()
+        let messages = NotifyMessages()
         let supervisor = try ServiceSupervisor(
             board: try BoardLoader.load(path: file.path), boardPath: file.path, logger: quietLogger,
             notify: { messages.append($0) },
@@ -154,7 +138,7 @@ final class ReloadTests: XCTestCase {
             let file = dir.appendingPathComponent("board.toml")
             try simulatedBoardText(script: "held.jsonl", recognizers: ["tap"])
                 .write(to: file, atomically: true, encoding: .utf8)
-            let messages = Messages()
+            let messages = NotifyMessages()
             let supervisor = try ServiceSupervisor(
                 board: try BoardLoader.load(path: file.path), boardPath: file.path, logger: quietLogger,
                 watchdogMicroseconds: 2_000_000, notify: { messages.append($0) },

@@ -1,6 +1,7 @@
 import BoardConfig
 import Foundation
 import Logging
+import Synchronization
 import TouchCore
 import XCTest
 
@@ -82,4 +83,22 @@ func tapBoard(script: String, directory: URL) throws -> BoardDescription {
     } catch {
         throw error
     }
+}
+
+/// The sd_notify(3) messages a supervised service sent, as a test's `notify` closure collects them.
+final class NotifyMessages: Sendable {
+    private let list = Mutex<[String]>([])
+    func append(_ message: String) { list.withLock { $0.append(message) } }
+    /// How many messages contain `text` (e.g. "READY=1").
+    func count(_ text: String) -> Int { list.withLock { $0.filter { $0.contains(text) }.count } }
+}
+
+/// Polls `condition` every 10 ms for up to `seconds` of wall time; false when it never held.
+func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() > deadline { return false }
+        usleep(10_000)
+    }
+    return true
 }
