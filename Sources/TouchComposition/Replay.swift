@@ -57,7 +57,8 @@ package enum Replay {
             withExtendedLifetime(wrapper) {}
         }
         var frames = 0
-        while let frame = try reader.next() {
+        var frame = TouchFrame(timestamp: .zero)
+        while try reader.next(into: &frame) {
             engine.process(frame)
             passthrough?.flush()
             frames += 1

@@ -158,7 +158,8 @@ struct JSONLineScanner {
         return key
     }
 
-    private static func classify(_ k: UnsafeBufferPointer<UInt8>) -> FrameKey {
+    /// The frame key a key's raw bytes name (`.other` for any other key).
+    static func classify(_ k: UnsafeBufferPointer<UInt8>) -> FrameKey {
         switch k.count {
         case 1:
             switch k[0] {

@@ -44,17 +44,38 @@ package final class TraceFileReader {
 
     /// The next frame, or nil at the end of the file.
     package func next() throws(TraceError) -> TouchFrame? {
-        while let line = try nextLine() {
-            if let frame = try feed(line) { return frame }
+        var frame = TouchFrame(timestamp: .zero)
+        return try next(into: &frame) ? frame : nil
+    }
+
+    /// Puts the next frame in `frame` and returns true, or returns false at the end of the file
+    /// (the replay loop's form: one frame value reused, no copy per layer).
+    ///
+    /// A line of the usual shape is parsed in place in the chunk (`TraceLineParser.feedFast`);
+    /// any other line — and a line that straddles two chunks — goes through `TraceLineParser.feed`.
+    package func next(into frame: inout TouchFrame) throws(TraceError) -> Bool {
+        while true {
+            if start < end,
+                let newline = parser.feedFast(
+                    UnsafeBufferPointer(start: buffer.baseAddress, count: end), from: start, into: &frame)
+            {
+                start = newline + 1
+                return true
+            }
+            guard let line = try nextLine() else { return false }
+            if let parsed = try feed(line) {
+                frame = parsed
+                return true
+            }
         }
-        return nil
     }
 
     /// Reads the whole file, checking every line, without keeping the frames; returns how many there are.
     package static func validate(path: String) throws(TraceError) -> Int {
         let reader = try TraceFileReader(path: path)
+        var frame = TouchFrame(timestamp: .zero)
         var n = 0
-        while try reader.next() != nil { n += 1 }
+        while try reader.next(into: &frame) { n += 1 }
         return n
     }
 

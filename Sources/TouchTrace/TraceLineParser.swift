@@ -55,6 +55,22 @@ package struct TraceLineParser: Sendable {
         }
     }
 
+    /// Takes the frame line that begins at `bytes[start]` when it has the usual shape
+    /// (`FrameLineFastPath`): fills `frame` and returns the index of the line's `\n`. Returns nil,
+    /// having consumed nothing, for any other line (the header, a blank line, an unusual or bad
+    /// line, a line not ended within `bytes`): the caller then feeds that line to `feed`, which
+    /// gives the same frame or the exact error.
+    package mutating func feedFast(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into frame: inout TouchFrame
+    ) -> Int? {
+        guard header != nil, firstBlankLine == nil,
+            let newline = FrameLineFastPath.parse(bytes, from: start, previousTime: previousTime, into: &frame)
+        else { return nil }
+        lineNumber += 1
+        previousTime = frame.timestamp.microseconds
+        return newline
+    }
+
     /// The end of the text: the header, or the error of a trace without one.
     package func finish() throws(TraceError) -> TraceHeader {
         guard let header else {

@@ -57,7 +57,13 @@ package enum TraceReader {
         var frames: [TouchFrame] = []
         frames.reserveCapacity(max(16, bytes.count / 48))
         var start = 0
+        var frame = TouchFrame(timestamp: .zero)
         while start < bytes.count {
+            if let newline = parser.feedFast(bytes, from: start, into: &frame) {
+                frames.append(frame)
+                start = newline + 1
+                continue
+            }
             var end = start
             while end < bytes.count && bytes[end] != 0x0A { end += 1 }
             if let frame = try parser.feed(UnsafeBufferPointer(rebasing: bytes[start..<end])) { frames.append(frame) }
