@@ -11,6 +11,9 @@ import TouchTrace
 /// deadlines, and after the last frame the clock runs on until no timer is pending. The same
 /// trace and board give byte-identical output on every run and every machine.
 package enum Replay {
+    /// The bytes of event lines gathered into one write by the streaming replay: 256 KiB.
+    package static let defaultBlockSize = 256 * 1024
+
     /// Replays `trace` through `engine`, writing event lines (and with `delivery`, region
     /// deliveries) to `output`.
     ///
@@ -40,18 +43,24 @@ package enum Replay {
     /// `validateFirst` (the CLI's choice) the whole file is checked before the first frame is
     /// processed, so a bad trace produces its error and no events; otherwise events of the
     /// frames before a bad line have been written when the error is thrown. Returns the frames replayed.
+    ///
+    /// Event lines are encoded into a block handed to `output` as one write each time it holds
+    /// `blockSize` bytes (whole lines only), and once more at the end; `blockSize` 0 writes each
+    /// line on its own.
     @discardableResult
     package static func run(
         path: String, engine: GestureEngine, delivery: Bool, output: any LineSink, validateFirst: Bool = true,
-        passthrough: PassthroughTracker? = nil
+        passthrough: PassthroughTracker? = nil, blockSize: Int = defaultBlockSize
     ) throws(TraceError) -> Int {
         if validateFirst { _ = try TraceFileReader.validate(path: path) }
         let reader = try TraceFileReader(path: path)
-        let sink = EncodingSink(names: EngineBuilder.names(of: engine), delivery: delivery, output: output)
+        let sink = EncodingSink(
+            names: EngineBuilder.names(of: engine), delivery: delivery, output: output, blockSize: blockSize)
         // The engine holds its sink weakly: `wrapper` keeps the passthrough sink alive for the run.
         let wrapper = passthrough.map { PassthroughSink(inner: sink, tracker: $0) }
         engine.sink = wrapper ?? sink
         defer {
+            sink.writeBlock()
             output.flush()
             engine.sink = nil
             withExtendedLifetime(wrapper) {}
@@ -69,31 +78,41 @@ package enum Replay {
     }
 }
 
-/// Encodes every action (and optionally every delivery) straight to a line sink, in order.
+/// Encodes every action (and optionally every delivery) to a line sink, in order. With a
+/// `blockSize`, lines are encoded straight into one reusable block (`LineBlock`) and the block
+/// goes to `output` as one write once it holds `blockSize` bytes (and at `flush`); without one
+/// (0), each line is written on its own.
 final class EncodingSink: GestureEventSink {
     let encoder: EventJSONEncoder
     let delivery: Bool
     let output: any LineSink
-    var buffer: [UInt8] = []
+    let blockSize: Int
+    var block: LineBlock
 
-    init(names: EventNames, delivery: Bool, output: any LineSink) {
+    init(names: EventNames, delivery: Bool, output: any LineSink, blockSize: Int = 0) {
         encoder = EventJSONEncoder(names: names)
         self.delivery = delivery
         self.output = output
-        buffer.reserveCapacity(512)
+        self.blockSize = blockSize
+        block = LineBlock(capacity: blockSize + 4096)
     }
 
     func emit(_ event: GestureEvent) {
-        buffer.removeAll(keepingCapacity: true)
-        encoder.encode(event, into: &buffer)
-        buffer.withUnsafeBytes { output.write($0) }
+        encoder.encode(event, into: &block)
+        if block.count >= blockSize { writeBlock() }
     }
 
     func deliver(_ d: RegionDelivery) {
         guard delivery else { return }
-        buffer.removeAll(keepingCapacity: true)
-        encoder.encode(d, into: &buffer)
-        buffer.withUnsafeBytes { output.write($0) }
+        encoder.encode(d, into: &block)
+        if block.count >= blockSize { writeBlock() }
+    }
+
+    /// Hands what is gathered to `output` as one write.
+    func writeBlock() {
+        guard block.count > 0 else { return }
+        block.withBytes { output.write($0) }
+        block.removeAll()
     }
 }
 

@@ -1,20 +1,58 @@
 // Number and string formatting straight into byte buffers, shared by the encoders.
 
-extension Array where Element == UInt8 {
+/// Where the encoders append bytes: a `[UInt8]` (the service's output stage, tests) or a
+/// `LineBlock` (replay's blocks of lines). The formatting below is written once against this and
+/// specialised for each.
+package protocol ByteAppending: ~Copyable {
+    mutating func appendByte(_ byte: UInt8)
+    mutating func appendBytes(_ bytes: UnsafeRawBufferPointer)
+}
+
+extension Array: ByteAppending where Element == UInt8 {
+    @inline(__always) package mutating func appendByte(_ byte: UInt8) { append(byte) }
+    @inline(__always) package mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) {
+        append(contentsOf: bytes)
+    }
+}
+
+extension ByteAppending where Self: ~Copyable {
     /// Appends ASCII/UTF-8 text known at compile time.
     @inline(__always) mutating func appendLiteral(_ s: StaticString) {
-        s.withUTF8Buffer { append(contentsOf: $0) }
+        appendBytes(UnsafeRawBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    /// Appends the bytes of `array`.
+    @inline(__always) mutating func appendArray(_ array: [UInt8]) {
+        array.withUnsafeBytes { appendBytes($0) }
+    }
+
+    /// Appends the UTF-8 of `text` (no allocation for a native or literal string).
+    @inline(__always) mutating func appendUTF8(_ text: String) {
+        var text = text
+        text.withUTF8 { appendBytes(UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends a decimal integer ("-12", "0").
-    mutating func appendInteger<I: BinaryInteger>(_ value: I) {
-        if value < 0 { append(UInt8(ascii: "-")) }
-        let magnitude = UInt64(value.magnitude)
-        var divisor: UInt64 = 1
-        while magnitude / divisor >= 10 { divisor &*= 10 }
-        while divisor > 0 {
-            append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: (magnitude / divisor) % 10))
-            divisor /= 10
+    @inline(__always) mutating func appendInteger<I: BinaryInteger>(_ value: I) {
+        if value < 0 { appendByte(UInt8(ascii: "-")) }
+        appendDecimal(UInt64(value.magnitude))
+    }
+
+    /// Appends the decimal digits of `value`: written backwards into a small stack buffer with
+    /// divisions by the constant 10 (multiplications once compiled), then copied in one piece.
+    mutating func appendDecimal(_ value: UInt64) {
+        var digits: InlineArray<20, UInt8> = InlineArray(repeating: 0)
+        var x = value
+        var i = 20
+        repeat {
+            let (q, r) = x.quotientAndRemainder(dividingBy: 10)
+            i &-= 1
+            digits[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: r)
+            x = q
+        } while x != 0
+        let start = i
+        withUnsafeBytes(of: &digits) { raw in
+            appendBytes(UnsafeRawBufferPointer(rebasing: raw[start..<20]))
         }
     }
 
@@ -27,13 +65,13 @@ extension Array where Element == UInt8 {
     mutating func appendDouble(_ value: Double) {
         let finite = value.isFinite ? value : 0
         if ShortestDecimal.append(finite, to: &self) { return }
-        append(contentsOf: finite.description.utf8)
+        appendUTF8(finite.description)
     }
 
     /// Appends `s` as a JSON string literal, quotes included: `"`, `\` and control characters
     /// escaped (`\n`, `\r`, `\t`, `\b`, `\f`, else `\u00XX`); other UTF-8 passes through.
     mutating func appendJSONString(_ s: String) {
-        append(UInt8(ascii: "\""))
+        appendByte(UInt8(ascii: "\""))
         for byte in s.utf8 {
             switch byte {
             case UInt8(ascii: "\""): appendLiteral("\\\"")
@@ -46,14 +84,12 @@ extension Array where Element == UInt8 {
             case 0..<0x20:
                 let hex: StaticString = "0123456789abcdef"
                 appendLiteral("\\u00")
-                hex.withUTF8Buffer { h in
-                    append(h[Int(byte >> 4)])
-                    append(h[Int(byte & 0x0F)])
-                }
-            default: append(byte)
+                appendByte(hex.utf8Start[Int(byte >> 4)])
+                appendByte(hex.utf8Start[Int(byte & 0x0F)])
+            default: appendByte(byte)
             }
         }
-        append(UInt8(ascii: "\""))
+        appendByte(UInt8(ascii: "\""))
     }
 }
 
@@ -80,22 +116,22 @@ enum ShortestDecimal {
     @inline(__always) static func power10(_ n: Int) -> UInt128 { UInt128(powers[n]) }
 
     /// Appends `v` when 0.001 ≤ |v| < 2^53 or v is zero, returning true; otherwise appends nothing, returns false.
-    static func append(_ v: Double, to out: inout [UInt8]) -> Bool {
+    static func append<Out: ByteAppending & ~Copyable>(_ v: Double, to out: inout Out) -> Bool {
         if v == 0 {
-            if v.sign == .minus { out.append(UInt8(ascii: "-")) }
-            out.append(UInt8(ascii: "0"))
-            out.append(UInt8(ascii: "."))
-            out.append(UInt8(ascii: "0"))
+            if v.sign == .minus { out.appendByte(UInt8(ascii: "-")) }
+            out.appendByte(UInt8(ascii: "0"))
+            out.appendByte(UInt8(ascii: "."))
+            out.appendByte(UInt8(ascii: "0"))
             return true
         }
         let a = v.magnitude
         guard a >= 0.001, a < 9_007_199_254_740_992 else { return false }
-        if v < 0 { out.append(UInt8(ascii: "-")) }
+        if v < 0 { out.appendByte(UInt8(ascii: "-")) }
         if a == a.rounded(.towardZero) {
             // An integer below 2^53: exactly its digits, then ".0".
             out.appendInteger(UInt64(a))
-            out.append(UInt8(ascii: "."))
-            out.append(UInt8(ascii: "0"))
+            out.appendByte(UInt8(ascii: "."))
+            out.appendByte(UInt8(ascii: "0"))
             return true
         }
         // a = f · 2^-s with s > 0 (a is not an integer, so its exponent is below 52).
@@ -121,7 +157,7 @@ enum ShortestDecimal {
             return true
         }
         // Unreachable: 17 digits always read back.
-        out.append(contentsOf: a.description.utf8)
+        out.appendUTF8(a.description)
         return true
     }
 
@@ -166,7 +202,9 @@ enum ShortestDecimal {
     }
 
     /// "123.456" / "0.00123" from the digits of `d` (trailing zeros dropped) and its exponent.
-    private static func write(_ d: UInt128, digits: Int, e10: Int, to out: inout [UInt8]) {
+    private static func write<Out: ByteAppending & ~Copyable>(
+        _ d: UInt128, digits: Int, e10: Int, to out: inout Out
+    ) {
         var x = UInt64(d)  // below 10^17: 64-bit division is enough (and much cheaper)
         var scratch: InlineArray<20, UInt8> = InlineArray(repeating: 0)
         var k = 0
@@ -181,28 +219,28 @@ enum ShortestDecimal {
         if e10 >= 0 {
             var i = 0
             while i <= e10 {
-                out.append(i < significant ? scratch[i] : UInt8(ascii: "0"))
+                out.appendByte(i < significant ? scratch[i] : UInt8(ascii: "0"))
                 i += 1
             }
-            out.append(UInt8(ascii: "."))
+            out.appendByte(UInt8(ascii: "."))
             if significant <= e10 + 1 {
-                out.append(UInt8(ascii: "0"))
+                out.appendByte(UInt8(ascii: "0"))
             } else {
                 var j = e10 + 1
                 while j < significant {
-                    out.append(scratch[j])
+                    out.appendByte(scratch[j])
                     j += 1
                 }
             }
         } else {
-            out.append(UInt8(ascii: "0"))
-            out.append(UInt8(ascii: "."))
+            out.appendByte(UInt8(ascii: "0"))
+            out.appendByte(UInt8(ascii: "."))
             var z = -e10 - 1
             while z > 0 {
-                out.append(UInt8(ascii: "0"))
+                out.appendByte(UInt8(ascii: "0"))
                 z -= 1
             }
-            for j in 0..<significant { out.append(scratch[j]) }
+            for j in 0..<significant { out.appendByte(scratch[j]) }
         }
     }
 }

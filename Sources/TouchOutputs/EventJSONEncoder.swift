@@ -17,15 +17,26 @@ package struct EventJSONEncoder: Sendable {
     package init(names: EventNames) { self.names = names }
 
     /// Appends one event line to `out` (no allocation once `out` has capacity, for the usual values).
-    package func encode(_ event: GestureEvent, into out: inout [UInt8]) {
+    package func encode(_ event: GestureEvent, into out: inout [UInt8]) { write(event, to: &out) }
+
+    /// Appends one event line to a block of lines (replay: many lines, one write).
+    package func encode(_ event: GestureEvent, into out: inout LineBlock) { write(event, to: &out) }
+
+    /// Appends one delivery line to `out`.
+    package func encode(_ delivery: RegionDelivery, into out: inout [UInt8]) { write(delivery, to: &out) }
+
+    /// Appends one delivery line to a block of lines.
+    package func encode(_ delivery: RegionDelivery, into out: inout LineBlock) { write(delivery, to: &out) }
+
+    private func write<Out: ByteAppending & ~Copyable>(_ event: GestureEvent, to out: inout Out) {
         out.appendLiteral("{\"t_us\":")
         out.appendInteger(event.time.microseconds)
         out.appendLiteral(",\"recognizer\":")
         names.appendRecognizerJSON(for: event, to: &out)
         out.appendLiteral(",\"kind\":\"")
-        out.append(contentsOf: event.kind.description.utf8)
+        out.appendUTF8(event.kind.description)
         out.appendLiteral("\",\"state\":\"")
-        out.append(contentsOf: event.state.description.utf8)
+        out.appendUTF8(event.state.description)
         out.appendLiteral("\",\"region\":")
         names.appendRegionJSON(event.region, to: &out)
         out.appendLiteral(",\"x\":")
@@ -40,8 +51,8 @@ package struct EventJSONEncoder: Sendable {
             out.appendInteger(event.taps)
         case .swipe:
             out.appendLiteral(",\"direction\":\"")
-            out.append(contentsOf: event.direction.name.utf8)
-            out.append(UInt8(ascii: "\""))
+            out.appendUTF8(event.direction.name)
+            out.appendByte(UInt8(ascii: "\""))
         case .pan:
             out.appendLiteral(",\"translation_x\":")
             out.appendDouble(event.translation.x)
@@ -77,14 +88,14 @@ package struct EventJSONEncoder: Sendable {
         out.appendLiteral("}\n")
     }
 
-    /// Appends one delivery line: `{"t_us":…,"region":"screen","delivery":"began","touch":0}`.
-    package func encode(_ delivery: RegionDelivery, into out: inout [UInt8]) {
+    /// One delivery line: `{"t_us":…,"region":"screen","delivery":"began","touch":0}`.
+    private func write<Out: ByteAppending & ~Copyable>(_ delivery: RegionDelivery, to out: inout Out) {
         out.appendLiteral("{\"t_us\":")
         out.appendInteger(delivery.time.microseconds)
         out.appendLiteral(",\"region\":")
         names.appendRegionJSON(delivery.region, to: &out)
         out.appendLiteral(",\"delivery\":\"")
-        out.append(contentsOf: delivery.phase.description.utf8)
+        out.appendUTF8(delivery.phase.description)
         out.appendLiteral("\",\"touch\":")
         out.appendInteger(delivery.touch)
         out.appendLiteral("}\n")

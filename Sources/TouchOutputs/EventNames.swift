@@ -59,28 +59,28 @@ package struct EventNames: Sendable {
         regions.indices.contains(index) ? regions[index] : "#\(index)"
     }
 
-    func appendRecognizerJSON(for event: GestureEvent, to out: inout [UInt8]) {
+    func appendRecognizerJSON<Out: ByteAppending & ~Copyable>(for event: GestureEvent, to out: inout Out) {
         if event.kind == .control {
             appendRegionJSON(event.recognizer, to: &out)
         } else if recognizerJSON.indices.contains(event.recognizer) {
-            out.append(contentsOf: recognizerJSON[event.recognizer])
+            out.appendArray(recognizerJSON[event.recognizer])
         } else {
             out.appendJSONString("#\(event.recognizer)")
         }
     }
 
     /// The stroke's name as a JSON string; `null` when the recognizer has no such name.
-    func appendStrokeJSON(recognizer: Int, stroke: Int, to out: inout [UInt8]) {
+    func appendStrokeJSON<Out: ByteAppending & ~Copyable>(recognizer: Int, stroke: Int, to out: inout Out) {
         if strokeJSON.indices.contains(recognizer), strokeJSON[recognizer].indices.contains(stroke) {
-            out.append(contentsOf: strokeJSON[recognizer][stroke])
+            out.appendArray(strokeJSON[recognizer][stroke])
         } else {
             out.appendLiteral("null")
         }
     }
 
-    func appendRegionJSON(_ index: Int, to out: inout [UInt8]) {
+    func appendRegionJSON<Out: ByteAppending & ~Copyable>(_ index: Int, to out: inout Out) {
         if regionJSON.indices.contains(index) {
-            out.append(contentsOf: regionJSON[index])
+            out.appendArray(regionJSON[index])
         } else {
             out.appendJSONString("#\(index)")
         }

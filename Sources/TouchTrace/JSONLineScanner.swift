@@ -158,7 +158,8 @@ struct JSONLineScanner {
         return key
     }
 
-    /// The frame key a key's raw bytes name (`.other` for any other key).
+    /// The frame key a key's raw bytes name (`.other` for any other key): compared byte by byte,
+    /// by length first (no String, no generic sequence comparison).
     static func classify(_ k: UnsafeBufferPointer<UInt8>) -> FrameKey {
         switch k.count {
         case 1:
@@ -170,13 +171,32 @@ struct JSONLineScanner {
             }
         case 2: return k[0] == UInt8(ascii: "i") && k[1] == UInt8(ascii: "d") ? .id : .other
         case 4:
-            if k.elementsEqual("t_us".utf8) { return .tUs }
-            if k.elementsEqual("area".utf8) { return .area }
+            if k[0] == UInt8(ascii: "t") && k[1] == UInt8(ascii: "_") && k[2] == UInt8(ascii: "u")
+                && k[3] == UInt8(ascii: "s")
+            {
+                return .tUs
+            }
+            if k[0] == UInt8(ascii: "a") && k[1] == UInt8(ascii: "r") && k[2] == UInt8(ascii: "e")
+                && k[3] == UInt8(ascii: "a")
+            {
+                return .area
+            }
             return .other
-        case 6: return k.elementsEqual("cancel".utf8) ? .cancel : .other
-        case 8: return k.elementsEqual("contacts".utf8) ? .contacts : .other
+        case 6: return matches(k, "cancel") ? .cancel : .other
+        case 8: return matches(k, "contacts") ? .contacts : .other
         default: return .other
         }
+    }
+
+    /// `k` holds exactly the bytes of `literal` (same length checked by the caller).
+    private static func matches(_ k: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        let p = literal.utf8Start
+        var i = 0
+        while i < k.count {
+            if k[i] != p[i] { return false }
+            i += 1
+        }
+        return true
     }
 
     mutating func parseString() throws(LineError) -> String {

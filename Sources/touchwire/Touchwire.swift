@@ -191,8 +191,9 @@ struct Replay: ParsableCommand {
             engine.diagnostics = { d in FileHandle.standardError.write(Data("\(d)\n".utf8)) }
         }
         // Streamed: the trace is checked whole first (a bad trace prints its error and no
-        // events), then read again frame by frame with the events written in blocks.
-        let output = BlockBufferedSink(StandardOutputSink())
+        // events), then read again frame by frame with the events encoded into blocks of lines,
+        // one write(2) per block (`Replay.defaultBlockSize`).
+        let output = StandardOutputSink()
         guard let passthroughTrace else {
             do throws(TraceError) {
                 try TouchComposition.Replay.run(path: trace, engine: engine, delivery: delivery, output: output)
