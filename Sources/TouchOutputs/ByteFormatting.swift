@@ -202,45 +202,50 @@ enum ShortestDecimal {
     }
 
     /// "123.456" / "0.00123" from the digits of `d` (trailing zeros dropped) and its exponent.
+    ///
+    /// The text is laid out in a stack buffer, each digit written straight to its final place
+    /// (right to left, by constant divisions), then appended in one piece.
     private static func write<Out: ByteAppending & ~Copyable>(
         _ d: UInt128, digits: Int, e10: Int, to out: inout Out
     ) {
         var x = UInt64(d)  // below 10^17: 64-bit division is enough (and much cheaper)
-        var scratch: InlineArray<20, UInt8> = InlineArray(repeating: 0)
-        var k = 0
-        while k < digits {
+        var n = digits
+        while n > 1 {
             let (quotient, remainder) = x.quotientAndRemainder(dividingBy: 10)
-            scratch[digits - 1 - k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remainder)
+            guard remainder == 0 else { break }
             x = quotient
-            k += 1
+            n -= 1
         }
-        var significant = digits
-        while significant > 1 && scratch[significant - 1] == UInt8(ascii: "0") { significant -= 1 }
+        // Where the digits go and how long the text is.
+        var text: InlineArray<48, UInt8> = InlineArray(repeating: UInt8(ascii: "0"))
+        let length: Int
+        let dot: Int  // the index of "." (no digit is written there)
+        let first: Int  // the index of the first digit
         if e10 >= 0 {
-            var i = 0
-            while i <= e10 {
-                out.appendByte(i < significant ? scratch[i] : UInt8(ascii: "0"))
-                i += 1
-            }
-            out.appendByte(UInt8(ascii: "."))
-            if significant <= e10 + 1 {
-                out.appendByte(UInt8(ascii: "0"))
-            } else {
-                var j = e10 + 1
-                while j < significant {
-                    out.appendByte(scratch[j])
-                    j += 1
-                }
-            }
+            let whole = e10 + 1
+            first = 0
+            dot = whole
+            length = n <= whole ? whole + 2 : n + 1  // "123" + ".0" (zeros filled), or "12.34"
         } else {
-            out.appendByte(UInt8(ascii: "0"))
-            out.appendByte(UInt8(ascii: "."))
-            var z = -e10 - 1
-            while z > 0 {
-                out.appendByte(UInt8(ascii: "0"))
-                z -= 1
+            first = 1 - e10  // "0." then -e10-1 zeros
+            dot = 1
+            length = first + n
+        }
+        // 0.001 ≤ a < 2^53: -3 ≤ e10 ≤ 15, so the text is at most 21 bytes.
+        assert(length <= 48)
+        withUnsafeMutableBytes(of: &text) { raw in
+            let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            p[dot] = UInt8(ascii: ".")
+            // Digit k (0 = leftmost) sits at first + k, one further right once past the dot.
+            var k = n - 1
+            while k >= 0 {
+                let (quotient, remainder) = x.quotientAndRemainder(dividingBy: 10)
+                let at = first + k
+                p[at >= dot && e10 >= 0 ? at + 1 : at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remainder)
+                x = quotient
+                k -= 1
             }
-            for j in 0..<significant { out.appendByte(scratch[j]) }
+            out.appendBytes(UnsafeRawBufferPointer(start: p, count: length))
         }
     }
 }

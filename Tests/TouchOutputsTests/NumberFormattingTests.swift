@@ -23,6 +23,26 @@ final class NumberFormattingTests: XCTestCase {
         mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
     }
 
+    /// A `LineBlock` (replay's output) gets the same bytes as an array, across its growth from a small start.
+    func testLineBlockGetsTheSameBytesAsAnArray() {
+        var numbers = Numbers()
+        var block = LineBlock(capacity: 64)
+        var array: [UInt8] = []
+        for i in 0..<20_000 {
+            let v = (numbers.unit() - 0.5) * 1e5 / Double(1 + i % 97)
+            block.appendDouble(v)
+            array.appendDouble(v)
+            block.appendInteger(Int64(i) - 10_000)
+            array.appendInteger(Int64(i) - 10_000)
+            block.appendJSONString("r\(i)\"\n")
+            array.appendJSONString("r\(i)\"\n")
+        }
+        XCTAssertGreaterThan(block.capacity, 64)
+        XCTAssertEqual(block.withBytes { Array($0) }, array)
+        block.removeAll()
+        XCTAssertEqual(block.count, 0)
+    }
+
     func testTypicalEventValuesMatchDescription() {
         let values: [Double] = [
             0, -0.0, 1, -1, 0.5, 233, 401.5, 150.25, 0.1, 0.2, 0.3, 1.0 / 3, 2.0 / 3, 999.9999999999995, 1000,

@@ -84,6 +84,21 @@ final class ReplayGoldenTests: XCTestCase {
         return (sink.lines, String(sink.hash, radix: 16))
     }
 
+    /// Hashes the bytes of blocks of lines and counts their newlines (the streaming replay writes
+    /// many lines per call).
+    final class BlockHashingSink: LineSink {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var lines = 0
+        var writes = 0
+        func write(_ block: UnsafeRawBufferPointer) {
+            writes += 1
+            for b in block {
+                hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3
+                if b == 0x0A { lines += 1 }
+            }
+        }
+    }
+
     /// s02 was re-pinned when the checkmark became the stroke `check` (issue 18): two lines fewer;
     /// and again when a check and a v were told apart by where they begin: two lines more (a v
     /// of s02 beginning 0.35–0.45 down its box is reported as a checkmark, docs/strokes.md).
@@ -113,5 +128,25 @@ final class ReplayGoldenTests: XCTestCase {
             }
         }
         if testRun?.hasSucceeded == false { print(seen.joined(separator: "\n")) }
+    }
+
+    /// `touchwire replay`'s path — the file streamed through the fast frame-line parser, events
+    /// encoded into blocks of lines — gives the same bytes as the golden.
+    func testStreamedReplayOutputIsByteIdenticalToTheGolden() throws {
+        let board = try BoardLoader.parse(Self.board, file: "golden.toml", directory: "/")
+        for subject in ["s01", "s03"] {
+            for delivery in [false, true] {
+                let key = "\(subject)\(delivery ? "+delivery" : "")"
+                let path = repositoryRoot.appendingPathComponent("data/unistroke/\(subject).jsonl").path
+                let sink = BlockHashingSink()
+                try Replay.run(
+                    path: path, engine: try EngineBuilder.build(board), delivery: delivery, output: sink,
+                    blockSize: 64 * 1024)
+                XCTAssertEqual(sink.lines, Self.golden[key]?.lines, key)
+                XCTAssertEqual(String(sink.hash, radix: 16), Self.golden[key]?.hash, key)
+                // Blocks, not a write per line.
+                XCTAssertLessThan(sink.writes, sink.lines / 100, key)
+            }
+        }
     }
 }
