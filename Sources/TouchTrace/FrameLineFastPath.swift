@@ -89,21 +89,43 @@ enum FrameLineFastPath {
             return true
         }
 
-        /// A plain key (no escape, no control byte) and its `:`; nil otherwise.
+        /// One of the frame's keys, written plainly, and its `:`; nil for any other key (an
+        /// unknown key, an escape: the general path's business). Matched on its bytes in place.
         mutating func key() -> JSONLineScanner.FrameKey? {
-            guard take(UInt8(ascii: "\"")) else { return nil }
-            let keyStart = position
-            while position < bytes.count {
-                let b = bytes[position]
-                if b == UInt8(ascii: "\"") { break }
-                if b == UInt8(ascii: "\\") || b < 0x20 { return nil }
-                position += 1
+            guard take(UInt8(ascii: "\"")), position < bytes.count else { return nil }
+            let key: JSONLineScanner.FrameKey
+            switch bytes[position] {
+            case UInt8(ascii: "x"): key = .x
+            case UInt8(ascii: "y"): key = .y
+            case UInt8(ascii: "p"): key = .p
+            case UInt8(ascii: "i"): key = rest("d\"") ? .id : .other
+            case UInt8(ascii: "t"): key = rest("_us\"") ? .tUs : .other
+            case UInt8(ascii: "c"): key = rest("ontacts\"") ? .contacts : .other
+            case UInt8(ascii: "a"): key = rest("rea\"") ? .area : .other
+            default: return nil
             }
-            guard position < bytes.count else { return nil }
-            let key = JSONLineScanner.classify(UnsafeBufferPointer(rebasing: bytes[keyStart..<position]))
-            position += 1
+            if key == .other { return nil }
+            if key == .x || key == .y || key == .p {
+                guard position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "\"") else { return nil }
+                position += 2
+            }
             guard take(UInt8(ascii: ":")) else { return nil }
             return key
+        }
+
+        /// The bytes after the key's first byte are `literal` (closing quote included): consumes
+        /// the key and its quote and returns true; otherwise consumes nothing.
+        @inline(__always) mutating func rest(_ literal: StaticString) -> Bool {
+            let n = literal.utf8CodeUnitCount
+            guard position + 1 + n <= bytes.count else { return false }
+            let p = literal.utf8Start
+            var i = 0
+            while i < n {
+                if bytes[position + 1 + i] != p[i] { return false }
+                i += 1
+            }
+            position += 1 + n
+            return true
         }
 
         /// An integer token of at most 18 characters, exactly; nil for anything else.
