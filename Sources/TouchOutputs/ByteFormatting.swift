@@ -151,6 +151,10 @@ enum ShortestDecimal {
                 e10 -= 1
             }
         }
+        if let (d, digits) = shortestFromOneProduct(f: f, s: s, e10: e10) {
+            write(UInt128(d), digits: digits, e10: e10, to: &out)
+            return true
+        }
         for digits in 15...17 {
             guard let (d, exponent) = rounded(f: f, s: s, digits: digits, e10: e10) else { continue }
             write(d, digits: digits, e10: exponent, to: &out)
@@ -159,6 +163,57 @@ enum ShortestDecimal {
         // Unreachable: 17 digits always read back.
         out.appendUTF8(a.description)
         return true
+    }
+
+    /// What trying `rounded` with 15, 16, then 17 digits gives, from one product: with
+    /// X = f·10^q (q for 17 digits), T = ⌊X / 2^s⌋ and R = X mod 2^s, the N-digit rounding is
+    /// T / 10^(17−N) rounded by the remainder (T mod 10^(17−N))·2^s + R, ties to even, and it reads
+    /// back when |(D·10^(17−N) − T)·2^s − R| is under 10^q / 2 (a quarter below a power of two):
+    /// the same integers as `rounded`'s, all scaled by 10^(17−N). Nil when a rounding leaves the
+    /// N-digit range (the exponent estimate needs `rounded`'s correction) or the exponent is out
+    /// of the table: the caller then takes `rounded`.
+    @inline(__always)
+    private static func shortestFromOneProduct(f: UInt128, s: Int, e10: Int) -> (UInt64, Int)? {
+        let q = 16 - e10
+        guard q >= 0, q <= 19, s >= 1, s <= 100 else { return nil }
+        let p = power10(q)
+        let x = f &* p
+        let t128 = x >> UInt128(s)
+        guard t128 < power10(17) else { return nil }
+        let t = UInt64(t128)
+        let r = x & ((UInt128(1) << UInt128(s)) &- 1)
+        let half = UInt128(1) << UInt128(s - 1)
+        var k = 2
+        while k >= 0 {
+            defer { k -= 1 }
+            guard q - k >= 0 else { continue }  // `rounded` gives nil for this many digits
+            let unit = powers[k]
+            let (base, remainder) = t.quotientAndRemainder(dividingBy: unit)
+            var d = base
+            if k == 0 {
+                if r > half || (r == half && base & 1 == 1) { d += 1 }
+            } else {
+                let twice = 2 &* remainder
+                if twice > unit || (twice == unit && (r > 0 || base & 1 == 1)) { d += 1 }
+            }
+            let digits = 17 - k
+            guard d < powers[digits], d >= powers[digits - 1] else { return nil }
+            let scaled = UInt128(d &* unit)
+            let below: Bool
+            let diff: UInt128
+            if scaled >= t128 {
+                let e = (scaled - t128) << UInt128(s)
+                below = e < r
+                diff = below ? r - e : e - r
+            } else {
+                below = true
+                diff = ((t128 - scaled) << UInt128(s)) + r
+            }
+            let limit = below && f == (1 << 52) ? p : p &* 2
+            let four = diff &* 4
+            if four < limit || (four == limit && f & 1 == 0) { return (d, digits) }
+        }
+        return nil
     }
 
     /// The `digits`-digit rounding of f·2^-s and its decimal exponent, when it reads back as the value.

@@ -43,6 +43,29 @@ final class NumberFormattingTests: XCTestCase {
         XCTAssertEqual(block.count, 0)
     }
 
+    /// Powers of two (where the gap below is half the gap above) and of ten (where a rounding
+    /// carries into one more digit), and their neighbours: the formatter's edge cases.
+    func testPowersOfTwoAndTenAndTheirNeighboursMatchDescription() {
+        var values: [Double] = []
+        for e in -10...53 {
+            let v = Double(sign: .plus, exponent: e, significand: 1)
+            values += [v, v.nextUp, v.nextDown, v.nextUp.nextUp, v.nextDown.nextDown, v * 1.5, v * 3 / 7]
+        }
+        for e in -3...16 {
+            var v = pow(10, Double(e))
+            for _ in 0..<4 {
+                values += [v, v.nextUp, v.nextDown]
+                v = v.nextDown
+            }
+            values += [pow(10, Double(e)) * 0.999_999_999_999_999_9, pow(10, Double(e)) * 0.999_999_999_999_999]
+            values += [pow(10, Double(e)) * 9.999_999_999_999_999_5, pow(10, Double(e)) * 1.000_000_000_000_000_2]
+        }
+        for v in values where v.isFinite {
+            XCTAssertEqual(formatted(v), v.description, "\(v.bitPattern)")
+            XCTAssertEqual(formatted(-v), (-v).description, "\(v.bitPattern)")
+        }
+    }
+
     func testTypicalEventValuesMatchDescription() {
         let values: [Double] = [
             0, -0.0, 1, -1, 0.5, 233, 401.5, 150.25, 0.1, 0.2, 0.3, 1.0 / 3, 2.0 / 3, 999.9999999999995, 1000,
