@@ -1,5 +1,6 @@
 import BoardConfig
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Gestures
 import Logging
 import Synchronization
@@ -9,6 +10,12 @@ import TouchDrivers
 import TouchLinux
 import TouchOutputs
 import TouchRing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// `touchwire run`: driver thread → frame ring → recognizer thread → event ring → output thread.
 ///
@@ -127,12 +134,15 @@ package final class Service: @unchecked Sendable {
         spawn(.output, done) { [self] in outputLoop() }
         let metricsDone = DispatchGroup()
         metricsDone.enter()
-        let metricsThread = Thread { [self] in
-            metricsLoop()
+        do {
+            try NamedThread.start(name: "touchwire-metrics") { [self] in
+                metricsLoop()
+                metricsDone.leave()
+            }
+        } catch {
+            logger.warning("no metrics thread (\(error)): the status file and histograms are not updated")
             metricsDone.leave()
         }
-        metricsThread.name = "touchwire-metrics"
-        metricsThread.start()
         done.wait()
         metricsWake.signal()
         metricsDone.wait()
@@ -255,8 +265,15 @@ package final class Service: @unchecked Sendable {
     /// Low priority, off the pipeline: drains latency samples into the histograms and publishes
     /// the snapshot once a second.
     private func metricsLoop() {
+        var startupPagesReleased = false
         while isRunning {
             publishSnapshotOnThisThread()
+            if !startupPagesReleased, clock().microseconds(since: startedAt) >= ServiceSettings.startupMicroseconds {
+                // Start-up code leaves most of the binary's text mapped (fault-around): give it back.
+                startupPagesReleased = true
+                let bytes = StartupPages.release()
+                logger.debug("footprint: released the start-up mappings of \(bytes / 1024) KiB of code")
+            }
             metricsWake.wait(microseconds: 1_000_000)
         }
     }
@@ -277,7 +294,7 @@ package final class Service: @unchecked Sendable {
     /// `body`, then records the CPU time the thread used.
     private func spawn(_ role: PipelineThread, _ group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
         group.enter()
-        let thread = Thread { [self] in
+        let body: @Sendable () -> Void = { [self] in
             for m in RealTimeSetup.applyToCurrentThread(role, realtime) {
                 logger.warning("\(m.text)")
                 startWarnings.withLock { $0.append(m.text) }
@@ -289,8 +306,11 @@ package final class Service: @unchecked Sendable {
             metrics.storeCPU(role, microseconds: RealTime.currentThreadCPUMicroseconds())
             group.leave()
         }
-        thread.name = "touchwire-\(role)"
-        thread.start()
+        do { try NamedThread.start(name: "touchwire-\(role)", body) } catch {
+            logger.error("the \(role) thread did not start (\(error)): stopping")
+            stop()
+            group.leave()
+        }
     }
 
     /// The driver thread: `DriverLoop` turns, waking the recognizer when frames were queued and
