@@ -44,6 +44,8 @@ package final class Service: @unchecked Sendable {
     /// Thread scheduling, memory locking and CPU affinity applied by `run()` (the board's
     /// `[realtime]` unless `ServiceSettings.realtime` overrides it).
     package let realtime: RealTimeDescription
+    /// `realtime.summary`, made once: the metrics thread publishes it every second.
+    private let realtimeSummary: String
     /// Where the metrics thread writes the status snapshot (`ServiceSettings.statusFile`), written
     /// atomically (`AtomicFile`: temporary file + rename, never through a symlink, 0640).
     package let statusFile: String?
@@ -83,6 +85,7 @@ package final class Service: @unchecked Sendable {
         self.clock = clock
         startedAt = clock()
         realtime = settings.realtime ?? board.realtime
+        realtimeSummary = realtime.summary
         statusFile = settings.statusFile
         prometheusFile = settings.prometheusFile ?? board.metrics.prometheusFile
         reloads = settings.reloads
@@ -214,8 +217,8 @@ package final class Service: @unchecked Sendable {
             eventsWritten: metrics.eventsWritten.load(ordering: .relaxed),
             readToRecognized: LatencySummary(metrics.readToRecognized),
             readToWrite: LatencySummary(metrics.readToWrite), lostSamples: metrics.lostSamples,
-            threads: PipelineThread.allCases.map { "\($0) \(sched[$0.rawValue] ?? "not started")" },
-            realtime: realtime.summary, warnings: startWarnings.withLock { $0 },
+            threads: PipelineThread.allCases.map { $0.rawValue + " " + (sched[$0.rawValue] ?? "not started") },
+            realtime: realtimeSummary, warnings: startWarnings.withLock { $0 },
             processCPUSeconds: Double(RealTime.processCPUMicroseconds()) / 1_000_000,
             residentBytes: RealTime.residentBytes(), controllerState: health.controllerState.name,
             reinitialisations: health.reinitialisations, reloads: reloads)
