@@ -144,7 +144,8 @@ package enum PipelineBench {
         defer { try? null.close() }
         let service = try Service(
             board: board, logger: logger, settings: ServiceSettings(realtime: realtime, statusFile: nil),
-            stdout: StandardOutputSink(descriptor: null))
+            // Non-blocking, as `run` opens stdout: the recognizer thread then writes the events itself.
+            stdout: StandardOutputSink(descriptor: null, mode: .nonBlocking))
         let burner = CPUBurner(threads: load, limitSeconds: Double(options.seconds) + 10)
         burner.start()
         let started = MonotonicClock.now()
