@@ -105,7 +105,12 @@ let package = Package(
                 "TouchOutputs", "TouchSimulation", "TouchTrace", "Gestures", "TouchPlot", "TouchRing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            /// A position-dependent executable in release builds: a PIE's ~45,000 relative relocations
+            /// make the dynamic loader read 1 MiB of `.rela.dyn` and copy-on-write every data page
+            /// they point into, for no benefit on a device that runs one service (docs/PERFORMANCE.md,
+            /// "Footprint").
+            linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie"], .when(configuration: .release))]
         ),
         /// `swift package benchmark`: per-frame costs and malloc counts of the hot paths, with
         /// committed thresholds (Thresholds/) that fail the run if a hot path starts allocating.

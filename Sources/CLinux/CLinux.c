@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <sys/socket.h>
+#include <sys/prctl.h>
 
 int tw_i2c_set_slave(int fd, uint16_t address) {
     return ioctl(fd, I2C_SLAVE, (unsigned long)address);
@@ -156,4 +157,12 @@ int tw_uinput_create(int fd, int create) {
 
 int tw_uinput_sysname(int fd, char *buf, size_t len) {
     return ioctl(fd, UI_GET_SYSNAME(len), buf);
+}
+
+int tw_set_thread_name(const char *name) {
+    return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
+}
+
+int tw_set_timer_slack(unsigned long nanoseconds) {
+    return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0);
 }

@@ -1,6 +1,6 @@
 import BoardConfig
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Gestures
 import Logging
 import Synchronization
@@ -12,6 +12,12 @@ import TouchRing
 import TouchService
 import TouchSimulation
 import TouchTrace
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// What `touchwire bench` runs: the whole pipeline on the simulated controller, once idle and
 /// once with a competing CPU load on every core.
@@ -99,7 +105,8 @@ package enum PipelineBench {
     ) throws(ServiceError) -> [BenchPhaseResult] {
         var trace: String? = nil
         if options.kioskWorkload {
-            let path = NSTemporaryDirectory() + "touchwire-bench-kiosk-\(getpid()).jsonl"
+            let path = FileManager.default.temporaryDirectory.appending(path: "touchwire-bench-kiosk-\(getpid()).jsonl")
+                .path
             do throws(TraceError) {
                 try TraceWriter.write(
                     Trace(header: TraceHeader(panelWidth: 800, panelHeight: 480), frames: KioskScript.frames()),
@@ -137,7 +144,8 @@ package enum PipelineBench {
         defer { try? null.close() }
         let service = try Service(
             board: board, logger: logger, settings: ServiceSettings(realtime: realtime, statusFile: nil),
-            stdout: StandardOutputSink(descriptor: null))
+            // Non-blocking, as `run` opens stdout: the recognizer thread then writes the events itself.
+            stdout: StandardOutputSink(descriptor: null, mode: .nonBlocking))
         let burner = CPUBurner(threads: load, limitSeconds: Double(options.seconds) + 10)
         burner.start()
         let started = MonotonicClock.now()
@@ -240,7 +248,7 @@ final class CPUBurner: @unchecked Sendable {
         let end = MonotonicClock.now().advanced(byMicroseconds: limitMicroseconds)
         for i in 0..<threads {
             running.wrappingAdd(1, ordering: .relaxed)
-            let t = Thread { [self] in
+            try? NamedThread.start(name: "bench-load-\(i)") { [self] in
                 var x: UInt64 = 0x9E37_79B9_7F4A_7C15
                 while !stopFlag.load(ordering: .relaxed) {
                     for _ in 0..<20_000 { x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 }
@@ -249,8 +257,6 @@ final class CPUBurner: @unchecked Sendable {
                 sink.store(x, ordering: .relaxed)
                 running.wrappingSubtract(1, ordering: .relaxed)
             }
-            t.name = "bench-load-\(i)"
-            t.start()
         }
     }
 

@@ -64,7 +64,7 @@ package final class LinuxInputSource: InputEventSource {
             }
         }
         if let exact = found.first(where: { $0.name == name }) { return exact.path }
-        let partial = found.filter { $0.name.contains(name) }
+        let partial = found.filter { $0.name.firstRange(of: name) != nil }
         if partial.count == 1 { return partial[0].path }
         if let denied { throw .permissionDenied(path: denied) }
         throw .noDeviceNamed(name, available: found.map { "\($0.path): \($0.name)" })

@@ -1,5 +1,5 @@
 import BoardConfig
-import Foundation
+import FoundationEssentials
 import Logging
 import Synchronization
 import TouchCore
@@ -190,7 +190,7 @@ package final class ServiceSupervisor: @unchecked Sendable {
     /// arrived before the service had started (so neither is ever lost).
     private func startWatcher(for service: Service) -> Watcher {
         let watcher = Watcher()
-        let thread = Thread { [self] in
+        let body: @Sendable () -> Void = { [self] in
             var readySent = false
             var feeder = WatchdogFeeder()
             let interval = watchdogMicroseconds.map(WatchdogFeeder.checkInterval(forWatchdogMicroseconds:))
@@ -216,8 +216,10 @@ package final class ServiceSupervisor: @unchecked Sendable {
             }
             watcher.done.signal()
         }
-        thread.name = "touchwire-supervisor"
-        thread.start()
+        do { try NamedThread.start(name: "touchwire-supervisor", body) } catch {
+            logger.critical("reload: no supervisor thread (\(error)): READY, the watchdog and reloads are not served")
+            watcher.done.signal()
+        }
         return watcher
     }
 

@@ -76,6 +76,17 @@ package enum RealTime {
         }
     }
 
+    /// Sets how late the kernel may fire the calling thread's timed waits (`nanosleep`, a futex or
+    /// `poll` timeout), in nanoseconds. Normal threads get 50 µs by default, so the kernel can merge
+    /// wake-ups; `SCHED_FIFO`/`SCHED_RR` threads get none. The pipeline threads ask for 1 ns: a
+    /// timer-fired event (a long press's `began`) and a simulated INT edge are then on time.
+    /// The corresponding C function is `prctl(PR_SET_TIMERSLACK, nanoseconds)`.
+    package static func setCurrentThreadTimerSlack(nanoseconds: UInt) throws(RealTimeError) {
+        if tw_set_timer_slack(nanoseconds) != 0 {
+            throw RealTimeError(operation: "PR_SET_TIMERSLACK", errno: .lastError)
+        }
+    }
+
     /// The calling thread's policy and priority.
     /// The corresponding C function is `pthread_getschedparam(pthread_self(), …)`.
     package static func currentThreadScheduling() -> (policy: SchedulingPolicy, priority: Int) {

@@ -90,6 +90,7 @@ package final class StandardOutputSink: LineSink {
             do throws(Errno) {
                 let was = try DescriptorIO.setNonBlocking(descriptor, true)
                 if !was { restoreFlagTo = false }
+                descriptorIsNonBlocking = true
             } catch {
                 log("stdout: cannot make it non-blocking (\(error)); a reader that stops may delay outputs")
             }
@@ -97,6 +98,9 @@ package final class StandardOutputSink: LineSink {
     }
 
     deinit { restoreBlocking() }
+
+    /// True when `.nonBlocking` mode got `O_NONBLOCK` on the descriptor: `write` then never waits.
+    package private(set) var descriptorIsNonBlocking = false
 
     /// Puts back the descriptor's blocking flag as it was before `init` (idempotent).
     package func restoreBlocking() {

@@ -1,9 +1,16 @@
 import BoardConfig
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 import SystemPackage
 import TouchCore
 import TouchLinux
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Runs exec bindings' programs on its own ordinary (never real-time) thread, so the real-time
 /// threads never fork: they only `request` a binding, which sets a flag.
@@ -37,7 +44,6 @@ package final class CommandSpawner: @unchecked Sendable {
     private let pending: Mutex<[Bool]>
     private let wake = DispatchSemaphore(value: 0)
     private let running = Atomic<Bool>(false)
-    private var thread: Thread?
 
     // Spawner thread only.
     private var children: [ChildProcess?]
@@ -71,10 +77,10 @@ package final class CommandSpawner: @unchecked Sendable {
     /// Starts the spawner thread.
     package func start() {
         guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let t = Thread { [self] in loop() }
-        t.name = "touchwire-spawner"
-        thread = t
-        t.start()
+        do { try NamedThread.start(name: "touchwire-spawner") { [self] in loop() } } catch {
+            log("commands: no spawner thread (\(error)): bound programs will not run")
+            running.store(false, ordering: .releasing)
+        }
     }
 
     /// Stops the thread; programs still running are killed and reaped.
@@ -158,7 +164,7 @@ package final class CommandSpawner: @unchecked Sendable {
         guard let child = children[i] else { return }
         child.readStderr(into: &stderrText[i])
         let exit = child.poll()
-        let text = String(decoding: stderrText[i], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = trimmingWhitespace(String(decoding: stderrText[i], as: UTF8.self))
         children[i] = nil
         runningNow.subtract(1, ordering: .relaxed)
         var line = "exec binding \"\(names[i])\": \(commands[i].argv[0]) "

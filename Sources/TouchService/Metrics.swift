@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Histogram
 import Synchronization
 import TouchCore
@@ -153,6 +153,61 @@ package struct LatencySummary: Codable, Sendable, Equatable {
     }
 }
 
+extension LatencySummary {
+    func json() -> String {
+        JSONText.object([
+            ("count", "\(count)"), ("p50", "\(p50)"), ("p90", "\(p90)"), ("p99", "\(p99)"), ("p999", "\(p999)"),
+            ("max", "\(max)"), ("mean", JSONText.number(mean)),
+        ])
+    }
+}
+
+extension RingSummary {
+    func json() -> String {
+        JSONText.object([
+            ("capacity", "\(capacity)"), ("highWater", "\(highWater)"), ("dropped", "\(dropped)"),
+            ("other", "\(other)"),
+        ])
+    }
+}
+
+/// The few JSON pieces the status snapshot needs (RFC 8259): objects with sorted keys, strings
+/// with the mandatory escapes, numbers in Swift's shortest round-trip form.
+enum JSONText {
+    static func object(_ fields: [(String, String)]) -> String {
+        var out = "{"
+        for (i, field) in fields.sorted(by: { $0.0 < $1.0 }).enumerated() {
+            if i > 0 { out += "," }
+            out += string(field.0) + ":" + field.1
+        }
+        return out + "}"
+    }
+
+    static func strings(_ values: [String]) -> String {
+        "[" + values.map(string).joined(separator: ",") + "]"
+    }
+
+    static func number(_ v: Double) -> String { v.isFinite ? "\(v)" : "0" }
+
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
 /// One ring's fill and losses.
 package struct RingSummary: Codable, Sendable, Equatable {
     package var capacity: Int
@@ -274,10 +329,26 @@ package struct MetricsSnapshot: Codable, Sendable, Equatable {
         return s
     }
 
+    /// The snapshot as one JSON object with sorted keys (what the status file holds; `decode`
+    /// reads it back). Written by hand rather than with `JSONEncoder`: the metrics thread runs it
+    /// every second, and the encoder's generic machinery kept ~3 MiB of code resident for it.
+    /// A non-finite number is written as 0 (JSON has none).
     package func json() -> String {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys]
-        return (try? String(decoding: e.encode(self), as: UTF8.self)) ?? "{}"
+        var fields: [(String, String)] = [
+            ("board", JSONText.string(board)), ("controller", JSONText.string(controller)), ("pid", "\(pid)"),
+            ("uptime", JSONText.number(uptime)), ("updated", JSONText.number(updated)),
+            ("framesRead", "\(framesRead)"), ("framesPerSecond", JSONText.number(framesPerSecond)),
+            ("framesQueued", "\(framesQueued)"), ("readErrors", "\(readErrors)"),
+            ("frameRing", frameRing.json()), ("eventRing", eventRing.json()), ("eventsWritten", "\(eventsWritten)"),
+            ("readToRecognized", readToRecognized.json()), ("readToWrite", readToWrite.json()),
+            ("lostSamples", "\(lostSamples)"), ("threads", JSONText.strings(threads)),
+            ("realtime", JSONText.string(realtime)), ("warnings", JSONText.strings(warnings)),
+            ("processCPUSeconds", JSONText.number(processCPUSeconds)), ("residentBytes", "\(residentBytes)"),
+        ]
+        if let controllerState { fields.append(("controllerState", JSONText.string(controllerState))) }
+        if let reinitialisations { fields.append(("reinitialisations", "\(reinitialisations)")) }
+        if let reloads { fields.append(("reloads", "\(reloads)")) }
+        return JSONText.object(fields)
     }
 
     /// Why this snapshot cannot be taken as current (`alive`: its pid still exists), or nil.

@@ -1,5 +1,5 @@
 import BoardConfig
-import Foundation
+import FoundationEssentials
 import TouchLinux
 
 /// Command-line overrides of a board's `[realtime]` section (`touchwire run` / `bench`).
@@ -57,11 +57,11 @@ package struct RealTimeOverrides: Sendable, Equatable {
 
     /// "1" → [1], "2,3" → [2, 3], "" / "any" → [] (no pinning).
     package static func parseCPUs(_ text: String) -> Result<[Int], RealTimeOptionError> {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = trimmingWhitespace(text)
         if trimmed.isEmpty || trimmed == "any" { return .success([]) }
         var out: [Int] = []
         for part in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
-            let p = part.trimmingCharacters(in: .whitespaces)
+            let p = trimmingWhitespace(part)
             guard let n = Int(p), (0...1023).contains(n) else {
                 return .failure(.init("--cpus takes CPU numbers such as 1 or 2,3 (or any), got \"\(text)\""))
             }
@@ -128,6 +128,8 @@ package enum RealTimeSetup {
     /// Per-thread settings, called on `thread` itself as it starts. Returns the warnings (empty: all applied).
     package static func applyToCurrentThread(_ thread: PipelineThread, _ d: RealTimeDescription) -> [RealTimeMessage] {
         var out: [RealTimeMessage] = []
+        // Always, whatever the policy: the default 50 µs slack is paid by every timed wake-up.
+        try? RealTime.setCurrentThreadTimerSlack(nanoseconds: 1)
         if !d.cpus.isEmpty {
             let online = RealTime.onlineCPUCount
             let usable = d.cpus.filter { $0 < online }
@@ -177,4 +179,13 @@ package enum RealTimeSetup {
 package struct RealTimeMessage: Sendable, Equatable {
     package var text: String
     package var isWarning: Bool
+}
+
+/// `text` without leading and trailing white space (spaces, tabs, newlines: Unicode's
+/// `isWhitespace`). Foundation's `trimmingCharacters(in:)` would link all of Foundation.
+package func trimmingWhitespace(_ text: some StringProtocol) -> String {
+    guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+        let last = text.lastIndex(where: { !$0.isWhitespace })
+    else { return "" }
+    return String(text[first...last])
 }

@@ -1,5 +1,6 @@
 import BoardConfig
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Gestures
 import Logging
 import Synchronization
@@ -9,6 +10,12 @@ import TouchDrivers
 import TouchLinux
 import TouchOutputs
 import TouchRing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// `touchwire run`: driver thread → frame ring → recognizer thread → event ring → output thread.
 ///
@@ -37,6 +44,8 @@ package final class Service: @unchecked Sendable {
     /// Thread scheduling, memory locking and CPU affinity applied by `run()` (the board's
     /// `[realtime]` unless `ServiceSettings.realtime` overrides it).
     package let realtime: RealTimeDescription
+    /// `realtime.summary`, made once: the metrics thread publishes it every second.
+    private let realtimeSummary: String
     /// Where the metrics thread writes the status snapshot (`ServiceSettings.statusFile`), written
     /// atomically (`AtomicFile`: temporary file + rename, never through a symlink, 0640).
     package let statusFile: String?
@@ -54,6 +63,18 @@ package final class Service: @unchecked Sendable {
     private let running = Atomic<Bool>(false)
     private let driverWake = Wakeup()
     private let recognizerWake = Wakeup()
+    /// True when every sink returns at once whatever its reader does (stdout in `.nonBlocking` mode,
+    /// UARTs, sockets): the recognizer thread then issues each event's GPIO levels and writes itself,
+    /// right after the frame that produced it, instead of waking the output thread (one futex
+    /// wake-up less between read and write: docs/PERFORMANCE.md). The output thread keeps what
+    /// waits: pulse ends, backed-up sinks, reconnects, the periodic log. A blocking sink (replay's
+    /// stdout, a test's) keeps the hand-off, so it can never stall the recognizer loop.
+    package let writesOnRecognizerThread: Bool
+    /// Held by whichever thread is running `output` (the recognizer thread's writes or the output
+    /// thread's upkeep); the stage itself is single-threaded. The recognizer thread only ever tries
+    /// it, never waits: when the output thread holds it, the events stay in the ring for the output
+    /// thread, which is woken.
+    private let outputOwned = Atomic<Bool>(false)
     private let outputWake: Wakeup
     private let metricsWake = Wakeup()
     private let startedAt: Instant
@@ -76,6 +97,7 @@ package final class Service: @unchecked Sendable {
         self.clock = clock
         startedAt = clock()
         realtime = settings.realtime ?? board.realtime
+        realtimeSummary = realtime.summary
         statusFile = settings.statusFile
         prometheusFile = settings.prometheusFile ?? board.metrics.prometheusFile
         reloads = settings.reloads
@@ -84,7 +106,10 @@ package final class Service: @unchecked Sendable {
         self.engine = engine
         frames = FrameQueue(capacity: 256)
         outputWake = Wakeup()
-        events = EventQueueSink(capacity: 1024, wake: outputWake, recognizerSlots: engine.recognizers.count)
+        writesOnRecognizerThread = channels.allSatisfy { Self.neverBlocks($0.sink) }
+        events = EventQueueSink(
+            capacity: 1024, wake: writesOnRecognizerThread ? Wakeup(inert: true) : outputWake,
+            recognizerSlots: engine.recognizers.count)
         engine.sink = events
         recognizer = RecognizerStage(frames: frames, engine: engine)
         passthroughScreen = try PassthroughSetup.attach(board, engine: engine, events: events, stage: recognizer)
@@ -127,12 +152,15 @@ package final class Service: @unchecked Sendable {
         spawn(.output, done) { [self] in outputLoop() }
         let metricsDone = DispatchGroup()
         metricsDone.enter()
-        let metricsThread = Thread { [self] in
-            metricsLoop()
+        do {
+            try NamedThread.start(name: "touchwire-metrics") { [self] in
+                metricsLoop()
+                metricsDone.leave()
+            }
+        } catch {
+            logger.warning("no metrics thread (\(error)): the status file and histograms are not updated")
             metricsDone.leave()
         }
-        metricsThread.name = "touchwire-metrics"
-        metricsThread.start()
         done.wait()
         metricsWake.signal()
         metricsDone.wait()
@@ -204,8 +232,8 @@ package final class Service: @unchecked Sendable {
             eventsWritten: metrics.eventsWritten.load(ordering: .relaxed),
             readToRecognized: LatencySummary(metrics.readToRecognized),
             readToWrite: LatencySummary(metrics.readToWrite), lostSamples: metrics.lostSamples,
-            threads: PipelineThread.allCases.map { "\($0) \(sched[$0.rawValue] ?? "not started")" },
-            realtime: realtime.summary, warnings: startWarnings.withLock { $0 },
+            threads: PipelineThread.allCases.map { $0.rawValue + " " + (sched[$0.rawValue] ?? "not started") },
+            realtime: realtimeSummary, warnings: startWarnings.withLock { $0 },
             processCPUSeconds: Double(RealTime.processCPUMicroseconds()) / 1_000_000,
             residentBytes: RealTime.residentBytes(), controllerState: health.controllerState.name,
             reinitialisations: health.reinitialisations, reloads: reloads)
@@ -255,8 +283,15 @@ package final class Service: @unchecked Sendable {
     /// Low priority, off the pipeline: drains latency samples into the histograms and publishes
     /// the snapshot once a second.
     private func metricsLoop() {
+        var startupPagesReleased = false
         while isRunning {
             publishSnapshotOnThisThread()
+            if !startupPagesReleased, clock().microseconds(since: startedAt) >= ServiceSettings.startupMicroseconds {
+                // Start-up code leaves most of the binary's text mapped (fault-around): give it back.
+                startupPagesReleased = true
+                let bytes = StartupPages.release()
+                logger.debug("footprint: released the start-up mappings of \(bytes / 1024) KiB of code")
+            }
             metricsWake.wait(microseconds: 1_000_000)
         }
     }
@@ -277,7 +312,7 @@ package final class Service: @unchecked Sendable {
     /// `body`, then records the CPU time the thread used.
     private func spawn(_ role: PipelineThread, _ group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
         group.enter()
-        let thread = Thread { [self] in
+        let body: @Sendable () -> Void = { [self] in
             for m in RealTimeSetup.applyToCurrentThread(role, realtime) {
                 logger.warning("\(m.text)")
                 startWarnings.withLock { $0.append(m.text) }
@@ -289,8 +324,11 @@ package final class Service: @unchecked Sendable {
             metrics.storeCPU(role, microseconds: RealTime.currentThreadCPUMicroseconds())
             group.leave()
         }
-        thread.name = "touchwire-\(role)"
-        thread.start()
+        do { try NamedThread.start(name: "touchwire-\(role)", body) } catch {
+            logger.error("the \(role) thread did not start (\(error)): stopping")
+            stop()
+            group.leave()
+        }
     }
 
     /// The driver thread: `DriverLoop` turns, waking the recognizer when frames were queued and
@@ -322,6 +360,7 @@ package final class Service: @unchecked Sendable {
             health.recognizerTicks.add(1, ordering: .relaxed)
             let now = clock()
             recognizer.step(now: now)
+            if writesOnRecognizerThread && events.ring.count > 0 { writeEventsNow() }
             // Sleep until a frame arrives or the next timer is due (at most a second).
             let wait = recognizer.timeUntilNextDeadline(from: clock()) ?? 1_000_000
             recognizerWake.wait(microseconds: max(1, min(wait, 1_000_000)))
@@ -334,25 +373,60 @@ package final class Service: @unchecked Sendable {
         var nextReport = clock().advanced(byMicroseconds: 10_000_000)
         var reportedEvents = 0
         while isRunning {
+            acquireOutput()
             output.drain(clock: clock)
             output.flush()
             metrics.eventsWritten.store(output.eventsWritten, ordering: .relaxed)
             let now = clock()
+            var summary: String? = nil
             if now >= nextReport {
                 nextReport = now.advanced(byMicroseconds: 10_000_000)
                 if output.eventsWritten > reportedEvents {
                     reportedEvents = output.eventsWritten
                     let lat = output.latency
-                    let summary =
+                    summary =
                         "outputs: \(output.eventsWritten) events, frame→write latency mean "
                         + "\(Int(lat.mean)) µs max \(lat.maximum) µs; \(output.channelSummary)"
-                    logger.info("\(summary)")
                 }
             }
             let wait = output.nextWakeup(from: now) ?? 100_000
+            releaseOutput()
+            if let summary { logger.info("\(summary)") }
             outputWake.wait(microseconds: max(1, min(wait, 100_000)))
         }
+        acquireOutput()
         output.releaseLines()
+        releaseOutput()
+    }
+
+    /// The recognizer thread's writes (`writesOnRecognizerThread`): every queued event's GPIO
+    /// levels and sink writes, now. Never waits: if the output thread holds the stage, it is woken
+    /// to write them instead. Wakes the output thread when a pulse must end or a sink backed up.
+    private func writeEventsNow() {
+        guard outputOwned.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            outputWake.signal()
+            return
+        }
+        output.drain(clock: clock)
+        metrics.eventsWritten.store(output.eventsWritten, ordering: .relaxed)
+        let upkeep = output.nextWakeup(from: clock()) != nil
+        outputOwned.store(false, ordering: .releasing)
+        if upkeep { outputWake.signal() }
+    }
+
+    /// The output thread takes the stage; the recognizer thread holds it only for one drain.
+    private func acquireOutput() {
+        while !outputOwned.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+            sched_yield()
+        }
+    }
+
+    private func releaseOutput() { outputOwned.store(false, ordering: .releasing) }
+
+    /// Sinks whose `write` never waits for the reader.
+    static func neverBlocks(_ sink: any LineSink) -> Bool {
+        if let stdout = sink as? StandardOutputSink { return stdout.descriptorIsNonBlocking }
+        return sink is UARTSink || sink is SocketSink
     }
 
 }

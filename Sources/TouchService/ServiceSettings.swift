@@ -13,6 +13,9 @@ package struct ServiceSettings: Sendable {
     package var idleInterruptWatchdogMicroseconds: Int64
     /// Where to write the Prometheus text snapshot; nil: the board's `[metrics] prometheus_file`.
     package var prometheusFile: String?
+    /// How long after start the metrics thread releases the start-up code pages (`StartupPages`):
+    /// by then the pipeline threads have run every path of a frame and an event at least once.
+    package static let startupMicroseconds: Int64 = 2_000_000
     /// Boards swapped in by SIGHUP before this service (`ServiceSupervisor`), for the status snapshot.
     package var reloads: Int
 

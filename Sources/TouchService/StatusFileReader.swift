@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why a status file cannot be shown: one line naming the file and, when it is a bad value, the field.
 package struct StatusFileError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -26,7 +26,7 @@ package enum StatusFileReader {
         let sizeValue = attributes[.size]
         let size =
             (sizeValue as? Int64) ?? (sizeValue as? UInt64).map { Int64(clamping: $0) }
-            ?? (sizeValue as? Int).map(Int64.init) ?? (sizeValue as? NSNumber)?.int64Value
+            ?? (sizeValue as? Int).map(Int64.init) ?? (sizeValue as? UInt).map { Int64(clamping: $0) }
         if let size, size > Int64(maximumBytes) {
             throw StatusFileError("\(path): \(size) bytes, more than a status file's \(maximumBytes)")
         }

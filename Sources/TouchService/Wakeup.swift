@@ -8,10 +8,13 @@ import TouchCore
 package final class Wakeup: @unchecked Sendable {
     // @unchecked Sendable: DispatchSemaphore is thread-safe.
     private let semaphore = DispatchSemaphore(value: 0)
+    private let inert: Bool
 
-    package init() {}
+    /// `inert`: `signal` does nothing (for a producer whose consumer does not sleep on it: the
+    /// event ring when the recognizer thread writes the outputs itself).
+    package init(inert: Bool = false) { self.inert = inert }
 
-    package func signal() { semaphore.signal() }
+    package func signal() { if !inert { semaphore.signal() } }
 
     /// Sleeps until signalled or until `microseconds` pass (nil: until signalled).
     package func wait(microseconds: Int64?) {

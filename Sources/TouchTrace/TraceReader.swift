@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TouchCore
 
 /// Reads and validates touch traces (`formats.md` §1).
@@ -29,7 +29,7 @@ package enum TraceReader {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw TraceError.io(file: path, message: "cannot read trace: \(error.localizedDescription)")
+            throw TraceError.io(file: path, message: "cannot read trace: \(ioErrorReason(error))")
         }
         let result = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<Trace, TraceError> in
             do throws(TraceError) { return .success(try parse(bytes: raw, name: path)) } catch {

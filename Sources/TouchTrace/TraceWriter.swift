@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SystemPackage
 import TouchCore
 
 /// Writes touch traces (`formats.md` §1) that `TraceReader` reads back to equal frames.
@@ -38,7 +39,7 @@ package struct TraceWriter: Sendable {
         do {
             try Data(text(of: trace).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw TraceError.io(file: path, message: "cannot write trace: \(error.localizedDescription)")
+            throw TraceError.io(file: path, message: "cannot write trace: \(ioErrorReason(error))")
         }
     }
 
@@ -113,7 +114,7 @@ package struct TraceWriter: Sendable {
 /// to put everything on disk. Not thread-safe: one owner appends. Allocates; keep it off
 /// the driver's per-frame path (feed it from a consumer of the ring).
 package final class TraceFileWriter {
-    private let handle: FileHandle
+    private let handle: FileDescriptor
     /// The path being written, as given.
     package let path: String
     private var buffer = ""
@@ -123,13 +124,13 @@ package final class TraceFileWriter {
     /// Creates (or truncates) `path` and writes the header line.
     package init(path: String, header: TraceHeader) throws(TraceError) {
         self.path = path
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw TraceError.io(file: path, message: "cannot create trace file")
+        do {
+            handle = try FileDescriptor.open(
+                path, .writeOnly, options: [.create, .truncate, .closeOnExec],
+                permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        } catch {
+            throw TraceError.io(file: path, message: "cannot create trace file (\(ioErrorReason(error)))")
         }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-            throw TraceError.io(file: path, message: "cannot open trace file for writing")
-        }
-        self.handle = handle
         buffer = TraceWriter.headerLine(header) + "\n"
     }
 
@@ -148,9 +149,10 @@ package final class TraceFileWriter {
     package func flush() throws(TraceError) {
         guard !buffer.isEmpty, !closed else { return }
         do {
-            try handle.write(contentsOf: Data(buffer.utf8))
+            var bytes = buffer
+            _ = try bytes.withUTF8 { try handle.writeAll($0) }
         } catch {
-            throw TraceError.io(file: path, message: "cannot write trace: \(error.localizedDescription)")
+            throw TraceError.io(file: path, message: "cannot write trace: \(ioErrorReason(error))")
         }
         buffer = ""
     }
@@ -161,7 +163,7 @@ package final class TraceFileWriter {
         try flush()
         closed = true
         do { try handle.close() } catch {
-            throw TraceError.io(file: path, message: "cannot close trace: \(error.localizedDescription)")
+            throw TraceError.io(file: path, message: "cannot close trace: \(ioErrorReason(error))")
         }
     }
 

@@ -1,9 +1,15 @@
 import ArgumentParser
 import BoardConfig
-import Foundation
+import FoundationEssentials
 import Logging
 import TouchComposition
 import TouchService
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// The real-time options `run` and `bench` share; each overrides the board's `[realtime]`.
 struct RealTimeFlags: ParsableArguments {
@@ -124,7 +130,7 @@ struct Bench: ParsableCommand {
         do throws(ServiceError) {
             results = try PipelineBench.run(
                 board: description, options: options, realtime: realtime, logger: logger,
-                progress: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+                progress: { writeStandardError(($0 + "\n")) })
         } catch {
             throw fail("\(error)")
         }

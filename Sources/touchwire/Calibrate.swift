@@ -1,11 +1,18 @@
 import ArgumentParser
 import BoardConfig
-import Foundation
+import FoundationEssentials
 import TouchComposition
 import TouchCore
 import TouchDrivers
 import TouchLinux
 import TouchService
+import TouchTrace
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 struct Calibrate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -58,8 +65,7 @@ struct Calibrate: ParsableCommand {
             throw fail("\(description.location): [controller]: missing; nothing to calibrate", code: 2)
         }
         let simulated = controller.bus == .simulated
-        let stderr = FileHandle.standardError
-        func say(_ s: String) { stderr.write(Data((s + "\n").utf8)) }
+        func say(_ s: String) { writeStandardError(s + "\n") }
 
         var now = simulated ? Instant.zero : MonotonicClock.now()
         let session: CalibrationSession
@@ -142,7 +148,7 @@ struct Calibrate: ParsableCommand {
         do {
             original = try String(contentsOfFile: board, encoding: .utf8)
         } catch {
-            throw fail("\(board): cannot read: \(error.localizedDescription)")
+            throw fail("\(board): cannot read: \(ioErrorReason(error))")
         }
         let edited: String
         do throws(BoardEditError) {
@@ -150,7 +156,7 @@ struct Calibrate: ParsableCommand {
         } catch {
             throw fail("\(board): \(error)")
         }
-        let directory = (board as NSString).deletingLastPathComponent
+        let directory = directoryPart(of: board)
         let check: BoardDescription
         do throws(BoardFileError) {
             check = try BoardLoader.parse(edited, file: board, directory: directory.isEmpty ? "." : directory)

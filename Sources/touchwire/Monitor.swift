@@ -1,7 +1,7 @@
 import ArgumentParser
 import BoardConfig
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Gestures
 import Synchronization
 import TouchComposition
@@ -11,6 +11,12 @@ import TouchOutputs
 import TouchPlot
 import TouchRing
 import TouchService
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 struct Monitor: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -86,7 +92,7 @@ struct Monitor: ParsableCommand {
     }
 
     func show(_ screen: MonitorScreen) {
-        FileHandle.standardOutput.write(Data(screen.render().utf8))
+        writeStandardOutput(screen.render())
     }
 
     /// The service's event stream: events as they arrive, redrawn every `refreshMs`.

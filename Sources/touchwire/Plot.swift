@@ -1,10 +1,16 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Gestures
 import TouchComposition
 import TouchPlot
 import TouchService
 import TouchTrace
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 struct Plot: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -59,12 +65,12 @@ struct Plot: ParsableCommand {
             timeline
             ? TimelinePlot.render(recording, window: window) : PanelPlot.render(recording, window: window)
         if output == "-" {
-            FileHandle.standardOutput.write(Data(svg.utf8))
+            writeStandardOutput(svg)
         } else {
             do {
                 try Data(svg.utf8).write(to: URL(fileURLWithPath: output))
             } catch {
-                throw fail("\(output): cannot write the picture (\(error.localizedDescription))")
+                throw fail("\(output): cannot write the picture (\(ioErrorReason(error)))")
             }
         }
     }

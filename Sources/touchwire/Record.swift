@@ -1,6 +1,6 @@
 import ArgumentParser
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Logging
 import Synchronization
 import TouchComposition
@@ -8,6 +8,12 @@ import TouchCore
 import TouchLinux
 import TouchService
 import TouchTrace
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(

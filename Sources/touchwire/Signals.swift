@@ -1,5 +1,11 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// The signals whose default action would end the process: each is caught and handled like
 /// SIGTERM (stop, cancel touches in progress, drive every GPIO line inactive, remove the status

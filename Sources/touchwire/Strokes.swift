@@ -1,9 +1,15 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Gestures
 import TouchComposition
 import TouchService
 import TouchTrace
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// `touchwire strokes learn|test`: make stroke templates from a recorded trace and measure them.
 struct Strokes: ParsableCommand {

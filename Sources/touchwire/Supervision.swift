@@ -1,7 +1,13 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import TouchLinux
 import TouchService
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// The sd_notify socket of this process, shared by the supervisor's closures (nil outside systemd).
 final class NotifyChannel: Sendable {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import BoardConfig
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Gestures
 import Logging
 import TouchComposition
@@ -9,6 +9,12 @@ import TouchCore
 import TouchOutputs
 import TouchService
 import TouchTrace
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 @main
 struct Touchwire: ParsableCommand {
@@ -32,7 +38,7 @@ struct Failure: Error, CustomStringConvertible {
 }
 
 func fail(_ message: String, code: Int32 = 1) -> ExitCode {
-    FileHandle.standardError.write(Data(("touchwire: " + message + "\n").utf8))
+    writeStandardError(("touchwire: " + message + "\n"))
     return ExitCode(code)
 }
 
@@ -120,7 +126,7 @@ struct Run: ParsableCommand {
         let usr1 = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .global())
         usr1.setEventHandler {
             let block = supervisor.current.latestSnapshot?.render() ?? "touchwire status: no snapshot yet\n"
-            FileHandle.standardError.write(Data(block.utf8))
+            writeStandardError(block)
         }
         usr1.resume()
         sources.append(usr1)
@@ -188,7 +194,7 @@ struct Replay: ParsableCommand {
             throw fail("\(error)")
         }
         if explain {
-            engine.diagnostics = { d in FileHandle.standardError.write(Data("\(d)\n".utf8)) }
+            engine.diagnostics = { d in writeStandardError("\(d)\n") }
         }
         // Streamed: the trace is checked whole first (a bad trace prints its error and no
         // events), then read again frame by frame with the events encoded into blocks of lines,

@@ -1,10 +1,12 @@
 import BoardConfig
 import Gestures
 import MallocInterposerSwift
+import SystemPackage
 import TouchComposition
 import TouchCore
 import TouchDrivers
 import TouchLinux
+import TouchOutputs
 import TouchRing
 import TouchService
 import TouchSimulation
@@ -120,6 +122,44 @@ final class AllocationTests: XCTestCase {
             XCTAssertEqual(measured, warm, c.name)
             XCTAssertGreaterThan(measured, 20, "\(c.name): the burst must exercise recognizers, not an idle engine")
         }
+    }
+
+    /// With non-blocking sinks the recognizer thread issues each event's writes itself (JSON
+    /// encoding, the stdout write, the latency probe): that part of its loop allocates nothing either.
+    func testRecognizerThreadWritesAllocateNothing() throws {
+        let board = try BoardLoader.load(path: repositoryRoot.appendingPathComponent("boards/kiosk-sim.toml").path)
+        let engine = try EngineBuilder.build(board)
+        let events = EventQueueSink(capacity: 4096, wake: Wakeup(inert: true))
+        engine.sink = events
+        let frames = FrameQueue(capacity: 1024)
+        let stage = RecognizerStage(frames: frames, engine: engine)
+        let null = try FileDescriptor.open("/dev/null", .writeOnly, options: .closeOnExec)
+        defer { try? null.close() }
+        let stdout = StandardOutputSink(descriptor: null, mode: .nonBlocking)
+        XCTAssertTrue(stdout.descriptorIsNonBlocking)
+        let output = OutputStage(
+            events: events.ring,
+            channels: [
+                OutputChannel(
+                    name: "stdout", encoding: .json(EventJSONEncoder(names: EngineBuilder.names(of: engine))),
+                    sink: stdout)
+            ], recognizerSlots: engine.recognizers.count)
+        output.metrics = PipelineMetrics(clock: { MonotonicClock.now() })
+        let script = KioskScript.frames()
+        func play(offset: Int64) {
+            for var frame in script {
+                frame.timestamp = frame.timestamp.advanced(byMicroseconds: offset)
+                frames.offer(frame)
+                stage.step(now: frame.timestamp)
+                output.drain(clock: { frame.timestamp })
+            }
+        }
+        play(offset: 0)
+        let warm = output.eventsWritten
+        let count = mallocs { play(offset: KioskScript.duration) }
+        XCTAssertEqual(count, 0, "mallocs writing \(output.eventsWritten - warm) events on the recognizer thread")
+        XCTAssertGreaterThan(output.eventsWritten - warm, 20)
+        XCTAssertEqual(output.channelStatistics[0].written, output.eventsWritten, "every event reached stdout")
     }
 
     /// The timing probes on the hot threads (a clock read and a ring push per frame / event) and the

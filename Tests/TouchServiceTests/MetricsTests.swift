@@ -89,6 +89,23 @@ final class MetricsTests: XCTestCase {
         XCTAssertNil(MetricsSnapshot.decode(Data("{}".utf8)))
     }
 
+    /// The status file's JSON is written by hand (not JSONEncoder): text with quotes, backslashes,
+    /// newlines and control characters, and fractional numbers, still read back as written.
+    func testStatusJSONEscapesTextAndRoundTrips() throws {
+        var snap = sampleSnapshot()
+        snap.board = "kiosk \"lobby\" \\ east\nline\u{01}\tend é"
+        snap.warnings = ["real-time: cannot set \"fifo\"", ""]
+        snap.uptime = 0.1 + 0.2
+        snap.readToWrite.mean = 1e-7
+        snap.framesPerSecond = .nan
+        let json = snap.json()
+        XCTAssertFalse(json.contains("\n"), "one line")
+        XCTAssertTrue(json.hasPrefix("{\"board\":"), "keys sorted: \(json)")
+        let decoded = try XCTUnwrap(MetricsSnapshot.decode(Data(json.utf8)), json)
+        snap.framesPerSecond = 0  // JSON has no NaN: written as 0
+        XCTAssertEqual(decoded, snap)
+    }
+
     /// The pipeline stepped by hand on an injected clock: frames and events are sampled, and the
     /// status file holds what `touchwire status` prints.
     func testServiceSamplesFramesAndEventsAndWritesTheStatusFile() throws {

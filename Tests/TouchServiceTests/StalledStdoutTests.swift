@@ -67,6 +67,58 @@ final class StalledStdoutTests: XCTestCase {
         XCTAssertFalse(gpio.isActive(panLine))
     }
 
+    /// The same full pipe with the service's own threads and clock: stdout is non-blocking, so the
+    /// recognizer thread issues the writes itself, and still the GPIO line follows the pan and
+    /// `stop()` ends `run()`.
+    func testFullStdoutPipeWithThreadsRunningStallsNeitherGPIONorShutdown() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let board = try outputBoard(
+            directory: dir,
+            extra: """
+                [[output]]
+                type = "stdout"
+
+                [[binding]]
+                recognizer = "pan"
+                action = "hold"
+                gpio = { chip = "sim", line = 2 }
+                """)
+        let pipe = try DescriptorPipe()
+        try fillPipe(pipe.writeEnd.descriptor)
+        let sink = StandardOutputSink(descriptor: pipe.writeEnd.descriptor, mode: .nonBlocking, log: { _ in })
+        let gpio = SimulatedGPIO(chips: ["sim": 8])
+        let service = try Service(board: board, logger: quietLogger, stdout: sink, gpio: gpio)
+        XCTAssertTrue(service.writesOnRecognizerThread)
+        let panLine = GPIOLineID(chip: "sim", offset: 2)
+        let finished = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            service.run()
+            finished.signal()
+        }
+        thread.start()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline && gpio.changes(of: panLine).count < 3 { usleep(5_000) }
+        service.stop()
+        XCTAssertEqual(finished.wait(timeout: .now() + 30), .success, "run() did not return after stop()")
+        XCTAssertEqual(gpio.changes(of: panLine).prefix(3).map(\.active), [false, true, false])
+        XCTAssertEqual(sink.writtenLines, 0, "the pipe never had room")
+    }
+
+    /// A sink that may wait for its reader (blocking stdout, as replay uses) is never written from
+    /// the recognizer thread: the output thread takes the events, so the recognizer loop cannot stall.
+    func testBlockingStdoutKeepsTheOutputThreadHandOff() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let board = try outputBoard(directory: dir, extra: "[[output]]\ntype = \"stdout\"\n")
+        let pipe = try DescriptorPipe()
+        let blocking = try Service(
+            board: board, logger: quietLogger, stdout: StandardOutputSink(descriptor: pipe.writeEnd.descriptor))
+        XCTAssertFalse(blocking.writesOnRecognizerThread)
+        let nonBlocking = try Service(
+            board: board, logger: quietLogger,
+            stdout: StandardOutputSink(descriptor: pipe.writeEnd.descriptor, mode: .nonBlocking, log: { _ in }))
+        XCTAssertTrue(nonBlocking.writesOnRecognizerThread)
+    }
+
     /// A reader that stops: lines are lost whole (counted, logged once), and once the reader
     /// drains the pipe, the next lines arrive whole — the stream never carries a torn line.
     func testNonBlockingSinkLosesWholeLinesAndRecovers() throws {

@@ -18,7 +18,7 @@ package enum BoardFileEditor {
     ///
     /// Fails when there is no `[controller]` table header, or the existing value is not an array.
     package static func settingCalibration(_ array: String, in text: String) throws(BoardEditError) -> String {
-        let newline = text.contains("\r\n") ? "\r\n" : "\n"
+        let newline = text.contains(Character("\r\n")) ? "\r\n" : "\n"
         var lines = splitLines(text)
         guard let header = lines.firstIndex(where: { tableHeader($0.content) == "controller" }) else {
             throw BoardEditError("no [controller] table: add one (chip, bus) before calibrating")

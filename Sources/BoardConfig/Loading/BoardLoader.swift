@@ -32,7 +32,9 @@ package enum BoardLoader {
             log.add("", "cannot read board file: it is not valid UTF-8")
             throw BoardFileError(issues: log.issues)
         }
-        let directory = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) : "."
+        let directory =
+            path.contains(Character("/"))
+            ? String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) : "."
         return try parse(text, file: path, directory: directory.isEmpty ? "/" : directory)
     }
 

@@ -132,7 +132,7 @@ enum CommandBindingReader {
         d.user = r.string("user", &log)
         if let env = r.table("environment", &log) {
             for (key, value) in env {
-                if case .string(let s) = value, !key.isEmpty, !key.contains("=") {
+                if case .string(let s) = value, !key.isEmpty, !key.contains(Character("=")) {
                     d.environment[key] = s
                 } else {
                     log.add("exec.environment.\(key)", "expected a string value, got \(value.shortDescription)")

@@ -1,4 +1,4 @@
-import TOMLKit
+internal import TOMLKit
 
 /// A TOML document as plain Sendable values, copied out of TOMLKit's reference types at once
 /// so that everything after parsing is pure.

@@ -75,6 +75,10 @@ int tw_evdev_get_keys(int fd, uint8_t *buf, size_t len);
 int tw_fcntl_getfl(int fd);
 /// `fcntl(fd, F_SETFL, flags)`.
 int tw_fcntl_setfl(int fd, int flags);
+/// `prctl(PR_SET_NAME, name)`: names the calling thread (the kernel keeps 15 bytes).
+int tw_set_thread_name(const char *name);
+/// `prctl(PR_SET_TIMERSLACK, nanoseconds)`: how late the kernel may fire the calling thread's timers.
+int tw_set_timer_slack(unsigned long nanoseconds);
 
 #endif
 
