@@ -36,19 +36,25 @@ extension GestureEngine {
                 }
             }
         }
-        for i in 0..<pending.count {
-            let e = pending[i]
-            if e.kind != .control {
-                unowned(unsafe) let r = recognizer(e.recognizer)
-                if !r.actions.isEmpty {
-                    r.currentEvent = e
-                    for a in r.actions { a.body(r) }
-                    r.currentEvent = nil
+        if !pending.isEmpty {
+            // The sink is loaded once per step (a weak load each), again only after actions ran
+            // (an action may replace it).
+            var out = sink
+            for i in 0..<pending.count {
+                let e = pending[i]
+                if e.kind != .control {
+                    unowned(unsafe) let r = recognizer(e.recognizer)
+                    if !r.actions.isEmpty {
+                        r.currentEvent = e
+                        for a in r.actions { a.body(r) }
+                        r.currentEvent = nil
+                        out = sink
+                    }
                 }
+                out?.emit(e)
             }
-            sink?.emit(e)
+            pending.removeAll(keepingCapacity: true)
         }
-        pending.removeAll(keepingCapacity: true)
         for i in 0..<recognizers.count {
             withRecognizer(i) { r in if r.committedState.isTerminal { resetRecognizer(r) } }
         }

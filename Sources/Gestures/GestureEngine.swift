@@ -82,6 +82,11 @@ public final class GestureEngine {
         table[i]._withUnsafeGuaranteedRef(body)
     }
 
+    /// Two touch sets, allocated once, that phase deliveries are built in (`deliverPhasesToRecognizers`):
+    /// the set of every touch in a phase, and one for a recognizer receiving only some of them.
+    /// Built in place and handed to the callbacks from here: no 900-byte set copied per call.
+    let phaseSets: UnsafeMutablePointer<TouchSet>
+
     /// The touch table, allocated once (a raw buffer: no copy-on-write or exclusivity checks per access).
     let records: UnsafeMutablePointer<TouchRecord>
     /// Records in use (bit = record index; the table has 32 entries).
@@ -128,6 +133,8 @@ public final class GestureEngine {
         table = .allocate(capacity: GestureEngine.maximumRecognizers)
         deadlines = .allocate(capacity: GestureEngine.maximumRecognizers)
         deadlines.initialize(repeating: .max, count: GestureEngine.maximumRecognizers)
+        phaseSets = .allocate(capacity: 2)
+        phaseSets.initialize(repeating: TouchSet(), count: 2)
         pending = []
         pending.reserveCapacity(actionCapacity)
         regionActiveTouches = ContiguousArray(repeating: 0, count: regions.count)
@@ -145,6 +152,7 @@ public final class GestureEngine {
         records.deallocate()
         table.deallocate()
         deadlines.deallocate()
+        phaseSets.deallocate()
     }
 
     /// Attaches `recognizer` to `region` (UIView.addGestureRecognizer). Set-up only.
@@ -226,19 +234,27 @@ public final class GestureEngine {
     /// exactly `min_duration_ms` after its touch began therefore fails instead of beginning
     /// with no finger down (S3, S9).
     public func process(_ frame: TouchFrame) {
+        withUnsafePointer(to: frame) { process(frameAt: $0) }
+    }
+
+    /// `process(_:)` on a frame read where it lies (the frame ring's slot): no copy of the frame.
+    package func process(frameAt frame: UnsafePointer<TouchFrame>) {
         // (A frame stamped before `now` is handled at `now`, after every timer due by then.)
-        let held = timerMask == 0 || frame.timestamp < now ? 0 : receiversOfTouchesEnded(by: frame)
-        advance(to: frame.timestamp, holding: held)
+        let timestamp = frame.pointee.timestamp
+        let held = timerMask == 0 || timestamp < now ? 0 : receiversOfTouchesEnded(by: frame)
+        advance(to: timestamp, holding: held)
         apply(frame)
         // The timers held back above (unless the frame disarmed them), and any due now that it armed.
         if held != 0 { advance(to: now) }
     }
 
     /// Recognizers (bit = index) receiving a touch that `frame` lifts or cancels.
-    func receiversOfTouchesEnded(by frame: TouchFrame) -> UInt64 {
+    func receiversOfTouchesEnded(by frame: UnsafePointer<TouchFrame>) -> UInt64 {
         var ending = downIDs
-        if !frame.isCancel {
-            for i in 0..<frame.count { ending &= ~(1 << UInt16(GestureEngine.trackingSlot(frame[i].id))) }
+        if !frame.pointee.isCancel {
+            for i in 0..<frame.pointee.count {
+                ending &= ~(1 << UInt16(GestureEngine.trackingSlot(frame.pointee[i].id)))
+            }
         }
         var mask: UInt64 = 0
         while ending != 0 {
@@ -249,11 +265,11 @@ public final class GestureEngine {
         return mask
     }
 
-    func apply(_ frame: TouchFrame) {
-        if frame.timestamp > now { now = frame.timestamp }
+    func apply(_ frame: UnsafePointer<TouchFrame>) {
+        if frame.pointee.timestamp > now { now = frame.pointee.timestamp }
         prepareRelationsIfNeeded()
         isProcessing = true
-        if frame.isCancel {
+        if frame.pointee.isCancel {
             cancelAllTouches()
             finishStep()
             return
@@ -261,7 +277,8 @@ public final class GestureEngine {
         var changed = false
         // Lifts: every finger down that the frame no longer reports.
         var reported: UInt16 = 0
-        for i in 0..<frame.count { reported |= 1 << UInt16(GestureEngine.trackingSlot(frame[i].id)) }
+        let count = frame.pointee.count
+        for i in 0..<count { reported |= 1 << UInt16(GestureEngine.trackingSlot(frame.pointee[i].id)) }
         var lifted = downIDs & ~reported
         while lifted != 0 {
             let id = lifted.trailingZeroBitCount
@@ -282,8 +299,8 @@ public final class GestureEngine {
             }
         }
         // Moves and new touches.
-        for i in 0..<frame.count {
-            let c = frame[i]
+        for i in 0..<count {
+            let c = frame.pointee[i]
             let id = GestureEngine.trackingSlot(c.id)
             let s = Int(slotForID[id])
             if s >= 0 {

@@ -38,7 +38,12 @@ open class GestureRecognizer {
     /// Position in the engine's recognizer table.
     public internal(set) final var index: Int = -1
 
-    public weak var delegate: GestureRecognizerDelegate?
+    public weak var delegate: GestureRecognizerDelegate? {
+        didSet { hasDelegate = delegate != nil }
+    }
+    /// Whether a delegate was set: the engine asks the delegate only then, so a recognizer without
+    /// one costs no weak-reference load per question (a delegate that went away reads nil as before).
+    final var hasDelegate = false
 
     /// S22–S25, UIKit defaults.
     public final var cancelsTouchesInView = true

@@ -82,11 +82,11 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
     /// Current value: scale or rotation.
     public var currentValue: Double { lastValue }
     /// Per second.
-    public var currentVelocity: Double { tracker.velocity(at: now).x }
+    public var currentVelocity: Double { tracker.velocityX(at: now) }
 
     open override func fillEvent(_ event: inout GestureEvent) {
         event.value = lastValue
-        event.scalarVelocity = tracker.velocity(at: now).x
+        event.scalarVelocity = tracker.velocityX(at: now)
     }
 
     open override func reset() {

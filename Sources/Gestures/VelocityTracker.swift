@@ -46,13 +46,25 @@ public struct VelocityTracker: Sendable {
     }
 
     /// Pixels per second along x and y as of the newest sample; zero with fewer than two samples in the window.
-    public func velocity() -> Point {
+    public func velocity() -> Point { fit(withY: true) }
+
+    /// `velocity(at:).x` alone, for a one-dimensional measure (pinch's scale, rotation's angle):
+    /// the same arithmetic on x, without the y half of the fit.
+    public func velocityX(at now: Instant) -> Double {
+        guard stored >= 1 else { return 0 }
+        let newest = (next &+ 15) & 15
+        if now.microseconds - times[newest] > VelocityTracker.stopHorizonMicroseconds { return 0 }
+        return fit(withY: false).x
+    }
+
+    /// The least-squares fit; y is left at zero when `withY` is false (the x arithmetic is the same).
+    @inline(__always) private func fit(withY: Bool) -> Point {
         guard stored >= 2 else { return .zero }
         let newest = (next &+ 15) & 15
         let tNewest = times[newest]
         // Positions relative to the newest sample keep the sums small (no 1e-12 residue on a still axis).
         let x0 = xs[newest]
-        let y0 = ys[newest]
+        let y0 = withY ? ys[newest] : 0
         var n = 0.0
         var st = 0.0
         var sx = 0.0
@@ -61,24 +73,31 @@ public struct VelocityTracker: Sendable {
         var stx = 0.0
         var sty = 0.0
         var later = tNewest
+        // Indices are masked to 0…15: read without bounds checks.
+        let times = self.times.span
+        let xs = self.xs.span
+        let ys = self.ys.span
         for k in 0..<stored {
             let i = (newest &- k) & 15
-            let age = tNewest - times[i]
-            if age > windowMicroseconds || later - times[i] > VelocityTracker.stopHorizonMicroseconds { break }
-            later = times[i]
+            let time = times[unchecked: i]
+            let age = tNewest - time
+            if age > windowMicroseconds || later - time > VelocityTracker.stopHorizonMicroseconds { break }
+            later = time
             let t = -Double(age) / 1e6
             n += 1
             st += t
-            let x = xs[i] - x0
-            let y = ys[i] - y0
+            let x = xs[unchecked: i] - x0
             sx += x
-            sy += y
             stt += t * t
             stx += t * x
-            sty += t * y
+            if withY {
+                let y = ys[unchecked: i] - y0
+                sy += y
+                sty += t * y
+            }
         }
         let denominator = n * stt - st * st
         guard n >= 2, denominator > 1e-12 else { return .zero }
-        return Point(x: (n * stx - st * sx) / denominator, y: (n * sty - st * sy) / denominator)
+        return Point(x: (n * stx - st * sx) / denominator, y: withY ? (n * sty - st * sy) / denominator : 0)
     }
 }

@@ -99,6 +99,20 @@ public struct TouchFrame: Sendable, BitwiseCopyable {
         return true
     }
 
+    /// Writes this frame into `destination`, an initialized frame, copying only the `count`
+    /// contacts held (a frame's storage has room for `capacity`): what the frame ring does per
+    /// frame. The slots past `count` keep what they held, which no reader sees.
+    @inlinable public func copyHeldContacts(into destination: UnsafeMutablePointer<TouchFrame>) {
+        destination.pointee.timestamp = timestamp
+        destination.pointee.isCancel = isCancel
+        destination.pointee._count = _count
+        var i = 0
+        while i < _count {
+            destination.pointee.storage[i] = storage[i]
+            i += 1
+        }
+    }
+
     /// The contacts as an array (allocates: for tests and tools, not the hot path).
     public var contacts: [Contact] { (0..<count).map { storage[$0] } }
 }
