@@ -151,35 +151,36 @@ extension GestureEngine {
             while mask != 0 {
                 let i = mask.trailingZeroBitCount
                 mask &= mask - 1
-                unowned(unsafe) let r = recognizer(i)
-                guard r.isEnabled, !r.committedState.isTerminal else { continue }
-                // Receivers are read now, not when the masks were made: a callback may have
-                // ignored a touch (S11).
-                let bit: UInt64 = 1 << UInt64(i)
-                var receivesAll = true
-                var receivesAny = false
-                var m = inPhase
-                while m != 0 {
-                    let s = m.trailingZeroBitCount
-                    m &= m - 1
-                    if records[s].receivers & bit != 0 { receivesAny = true } else { receivesAll = false }
-                }
-                guard receivesAny else { continue }
-                let set: UnsafeMutablePointer<TouchSet>
-                if receivesAll {
-                    if !sharedBuilt {
-                        buildOrderedSet(shared, records: inPhase, receiving: 0)
-                        sharedBuilt = true
+                withRecognizer(i) { r in
+                    guard r.isEnabled, !r.committedState.isTerminal else { return }
+                    // Receivers are read now, not when the masks were made: a callback may have
+                    // ignored a touch (S11).
+                    let bit: UInt64 = 1 << UInt64(i)
+                    var receivesAll = true
+                    var receivesAny = false
+                    var m = inPhase
+                    while m != 0 {
+                        let s = m.trailingZeroBitCount
+                        m &= m - 1
+                        if records[s].receivers & bit != 0 { receivesAny = true } else { receivesAll = false }
                     }
-                    set = shared
-                } else {
-                    buildOrderedSet(own, records: inPhase, receiving: bit)
-                    set = own
-                }
-                switch phase {
-                case .began: r.touchesBegan(set.pointee)
-                case .moved: r.touchesMoved(set.pointee)
-                default: r.touchesEnded(set.pointee)
+                    guard receivesAny else { return }
+                    let set: UnsafeMutablePointer<TouchSet>
+                    if receivesAll {
+                        if !sharedBuilt {
+                            buildOrderedSet(shared, records: inPhase, receiving: 0)
+                            sharedBuilt = true
+                        }
+                        set = shared
+                    } else {
+                        buildOrderedSet(own, records: inPhase, receiving: bit)
+                        set = own
+                    }
+                    switch phase {
+                    case .began: r.touchesBegan(set.pointee)
+                    case .moved: r.touchesMoved(set.pointee)
+                    default: r.touchesEnded(set.pointee)
+                    }
                 }
             }
         }

@@ -16,13 +16,13 @@ public final class GestureEngine {
     public let root: Region
     /// Every region, depth first from the root; `Region.index` is the position here.
     public let regions: [Region]
-    public internal(set) var recognizers: [GestureRecognizer] = []
-    public weak var sink: GestureEventSink?
+    @exclusivity(unchecked) public internal(set) var recognizers: [GestureRecognizer] = []
+    @exclusivity(unchecked) public weak var sink: GestureEventSink?
     /// Pixels per point, for thresholds given in points.
     public let pixelsPerPoint: Double
 
     /// The instant of the frame or timer being handled.
-    public internal(set) var now: Instant = .zero
+    @exclusivity(unchecked) public internal(set) var now: Instant = .zero
 
     /// One line of the diagnostic trace: why a recognizer failed, waited or was cancelled.
     public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
@@ -34,18 +34,18 @@ public final class GestureEngine {
 
     /// When set, the engine reports every failure, hold and cancel with its reason — the answer
     /// to "why didn't my gesture fire?". Off by default; costs nothing when off.
-    public var diagnostics: ((Diagnostic) -> Void)?
+    @exclusivity(unchecked) public var diagnostics: ((Diagnostic) -> Void)?
 
     func diagnose(_ r: GestureRecognizer, _ message: String) {
         diagnostics?(Diagnostic(time: now, recognizer: r.name, message: message))
     }
 
     /// Touches that landed outside the root region (ignored).
-    public internal(set) var touchesOutsideRoot = 0
+    @exclusivity(unchecked) public internal(set) var touchesOutsideRoot = 0
     /// Actions dropped because more than `actionCapacity` happened in one step (never expected).
-    public internal(set) var droppedActions = 0
+    @exclusivity(unchecked) public internal(set) var droppedActions = 0
     /// Touches refused because the touch table was full (never expected).
-    public internal(set) var droppedTouches = 0
+    @exclusivity(unchecked) public internal(set) var droppedTouches = 0
 
     // MARK: storage allocated once
 
@@ -90,7 +90,7 @@ public final class GestureEngine {
     /// The touch table, allocated once (a raw buffer: no copy-on-write or exclusivity checks per access).
     let records: UnsafeMutablePointer<TouchRecord>
     /// Records in use (bit = record index; the table has 32 entries).
-    var inUseRecords: UInt32 = 0
+    @exclusivity(unchecked) var inUseRecords: UInt32 = 0
     /// Tracking ids the engine tells apart (controllers report 0…9, GT911 up to 15): a contact's
     /// id is taken modulo this (`trackingSlot`). The one place the limit is written; the tables
     /// sized by it (`slotForID`, the `downIDs` bit set) are checked against it in `init`.
@@ -99,25 +99,25 @@ public final class GestureEngine {
     /// The table index of tracking id `id`.
     @inline(__always) static func trackingSlot(_ id: UInt8) -> Int { Int(id) % trackingIDs }
     /// Controller tracking id → record index (ids 0…15), or -1.
-    var slotForID: InlineArray<16, Int16> = InlineArray(repeating: -1)
-    var nextSerial: UInt32 = 0
-    var pending: ContiguousArray<GestureEvent>
+    @exclusivity(unchecked) var slotForID: InlineArray<16, Int16> = InlineArray(repeating: -1)
+    @exclusivity(unchecked) var nextSerial: UInt32 = 0
+    @exclusivity(unchecked) var pending: ContiguousArray<GestureEvent>
     let actionCapacity = 256
-    var regionActiveTouches: ContiguousArray<Int>
+    @exclusivity(unchecked) var regionActiveTouches: ContiguousArray<Int>
     /// By region index: the recognizers attached to that region or an ancestor (bit = index), the
     /// only ones a touch landing there is offered to (S8). Rebuilt with the relations.
-    var recognizersOver: ContiguousArray<UInt64>
-    var isProcessing = false
-    var isDeliveringFrame = false
-    var deferredMask: UInt64 = 0
-    var relationsDirty = true
+    @exclusivity(unchecked) var recognizersOver: ContiguousArray<UInt64>
+    @exclusivity(unchecked) var isProcessing = false
+    @exclusivity(unchecked) var isDeliveringFrame = false
+    @exclusivity(unchecked) var deferredMask: UInt64 = 0
+    @exclusivity(unchecked) var relationsDirty = true
     /// For tap counts (S13): the last lifted touch.
-    var lastTapEnd = Instant(microseconds: .min / 2)
-    var lastTapLocation = Point.zero
-    var lastTapCount = 0
+    @exclusivity(unchecked) var lastTapEnd = Instant(microseconds: .min / 2)
+    @exclusivity(unchecked) var lastTapLocation = Point.zero
+    @exclusivity(unchecked) var lastTapCount = 0
     /// Window and distance within which a new touch continues a tap count.
-    public var tapCountInterval: Int64 = 300_000
-    public var tapCountDistance: Double
+    @exclusivity(unchecked) public var tapCountInterval: Int64 = 300_000
+    @exclusivity(unchecked) public var tapCountDistance: Double
 
     /// An engine for the region tree under `root`.
     public init(root: Region, pixelsPerPoint: Double = 1) {
@@ -184,9 +184,9 @@ public final class GestureEngine {
     public var hasTouchesDown: Bool { downIDs != 0 }
 
     /// Recognizers whose timer is armed (bit = recognizer index), kept by `timerChanged`.
-    var timerMask: UInt64 = 0
+    @exclusivity(unchecked) var timerMask: UInt64 = 0
     /// Controller tracking ids whose finger is down (bit = id).
-    var downIDs: UInt16 = 0
+    @exclusivity(unchecked) var downIDs: UInt16 = 0
 
     func timerChanged(_ r: GestureRecognizer) {
         guard r.index >= 0 else { return }

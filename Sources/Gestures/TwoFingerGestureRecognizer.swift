@@ -10,11 +10,11 @@ import TouchCore
 /// Velocity is a least-squares fit over the last 100 ms, zero once the fingers rest (`VelocityTracker`).
 open class TwoFingerGestureRecognizer: GestureRecognizer {
     /// How far the measure must move from its initial value before the gesture begins.
-    public var threshold: Double
-    private var initial: Double?
-    private var fingers = 0
-    private var tracker = VelocityTracker()
-    private var lastValue = 0.0
+    @exclusivity(unchecked) public var threshold: Double
+    @exclusivity(unchecked) private var initial: Double?
+    @exclusivity(unchecked) private var fingers = 0
+    @exclusivity(unchecked) private var tracker = VelocityTracker()
+    @exclusivity(unchecked) private var lastValue = 0.0
 
     init(name: String, kind: GestureKind, threshold: Double) {
         self.threshold = threshold
@@ -108,7 +108,7 @@ open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
         super.init(name: name, kind: .pinch, threshold: thresholdPixels)
         lastScale = 1
     }
-    private var lastScale = 1.0
+    @exclusivity(unchecked) private var lastScale = 1.0
     override func measure(_ a: Point, _ b: Point) -> Double { a.distance(to: b) }
     override func value(current: Double, initial: Double) -> Double { initial > 0 ? current / initial : 1 }
     override func progress(current: Double, initial: Double) -> Double { current - initial }

@@ -99,18 +99,20 @@ public struct TouchFrame: Sendable, BitwiseCopyable {
         return true
     }
 
-    /// Writes this frame into `destination`, an initialized frame, copying only the `count`
+    /// Writes the frame at `source` into `destination`, an initialized frame, copying only the
     /// contacts held (a frame's storage has room for `capacity`): what the frame ring does per
-    /// frame. The slots past `count` keep what they held, which no reader sees.
-    @inlinable public func copyHeldContacts(into destination: UnsafeMutablePointer<TouchFrame>) {
-        destination.pointee.timestamp = timestamp
-        destination.pointee.isCancel = isCancel
-        destination.pointee._count = _count
-        var i = 0
-        while i < _count {
-            destination.pointee.storage[i] = storage[i]
-            i += 1
-        }
+    /// frame, in place, without a copy of the whole. The slots past `count` keep what they held,
+    /// which no reader sees.
+    @inlinable public static func copyHeldContacts(
+        from source: UnsafePointer<TouchFrame>, to destination: UnsafeMutablePointer<TouchFrame>
+    ) {
+        let n = min(max(source.pointee._count, 0), capacity)
+        destination.pointee.timestamp = source.pointee.timestamp
+        destination.pointee.isCancel = source.pointee.isCancel
+        destination.pointee._count = n
+        let offset = MemoryLayout<TouchFrame>.offset(of: \TouchFrame.storage)!  // a constant once optimized
+        (UnsafeMutableRawPointer(destination) + offset).copyMemory(
+            from: UnsafeRawPointer(source) + offset, byteCount: n * MemoryLayout<Contact>.stride)
     }
 
     /// The contacts as an array (allocates: for tests and tools, not the hot path).

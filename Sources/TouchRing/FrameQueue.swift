@@ -49,7 +49,7 @@ package final class FrameQueue: @unchecked Sendable {
             return false
         }
         if let slot = ring.nextFreeSlot() {
-            frame.pointee.copyHeldContacts(into: slot)
+            TouchFrame.copyHeldContacts(from: frame, to: slot)
             ring.commitPush()
             return true
         }
@@ -60,7 +60,7 @@ package final class FrameQueue: @unchecked Sendable {
     }
 
     private func keep(_ frame: UnsafePointer<TouchFrame>) {
-        withUnsafeMutablePointer(to: &pending) { frame.pointee.copyHeldContacts(into: $0) }
+        withUnsafeMutablePointer(to: &pending) { TouchFrame.copyHeldContacts(from: frame, to: $0) }
         hasPendingFrame = true
     }
 
@@ -70,7 +70,7 @@ package final class FrameQueue: @unchecked Sendable {
         guard ring.freeSlotsForProducer >= 2 else { return }
         ring.tryPush(TouchFrame.cancel(at: pending.timestamp))
         if !pending.isCancel, let slot = ring.nextFreeSlot() {
-            pending.copyHeldContacts(into: slot)
+            withUnsafeMutablePointer(to: &pending) { TouchFrame.copyHeldContacts(from: $0, to: slot) }
             ring.commitPush()
         }
         hasPendingFrame = false
