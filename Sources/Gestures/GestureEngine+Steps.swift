@@ -25,7 +25,10 @@ extension GestureEngine {
         // A sequence is over when no finger is down: recognizers still undecided with nothing
         // to wait for (no timer, no held transition) fail, so that none is left hanging.
         if !hasTouchesDown {
-            for i in 0..<recognizers.count {
+            var involved = involvedMask
+            while involved != 0 {
+                let i = involved.trailingZeroBitCount
+                involved &= involved - 1
                 withRecognizer(i) { r in
                     guard
                         r.committedState == .possible && r.isInvolved && timerMask & (1 << UInt64(i)) == 0
@@ -55,7 +58,14 @@ extension GestureEngine {
             }
             pending.removeAll(keepingCapacity: true)
         }
-        for i in 0..<recognizers.count {
+        // S6, in index order; one that turns terminal while an earlier one resets waits for the next step.
+        var next = 0
+        while next < 64 {
+            let candidates = terminalMask & (UInt64.max << UInt64(next))
+            guard candidates != 0 else { break }
+            let i = candidates.trailingZeroBitCount
+            terminalMask &= ~(1 << UInt64(i))
+            next = i + 1
             withRecognizer(i) { r in if r.committedState.isTerminal { resetRecognizer(r) } }
         }
         var live = inUseRecords
@@ -86,6 +96,7 @@ extension GestureEngine {
         }
         r.touchSlotCount = 0
         r.isInvolved = false
+        involvedMask &= ~(1 << UInt64(r.index))
         r.deferredTransition = nil
         r.heldTransition = nil
         r.heldEvent = nil

@@ -44,6 +44,7 @@ extension GestureEngine {
             }
         }
         records[s].receivers = mask
+        involvedMask |= mask
         return true
     }
 
@@ -153,6 +154,7 @@ extension GestureEngine {
                 mask &= mask - 1
                 withRecognizer(i) { r in
                     guard r.isEnabled, !r.committedState.isTerminal else { return }
+                    if step == 1 && r.ignoresMoves { return }  // a call that would do nothing
                     // Receivers are read now, not when the masks were made: a callback may have
                     // ignored a touch (S11).
                     let bit: UInt64 = 1 << UInt64(i)

@@ -168,6 +168,7 @@ public final class GestureEngine {
         table[recognizers.count] = Unmanaged.passUnretained(recognizer)
         deadlines[recognizers.count] = recognizer.timerDeadline?.microseconds ?? .max
         if recognizer.timerDeadline != nil { timerMask |= 1 << UInt64(recognizer.index) }
+        if recognizer.committedState.isTerminal { terminalMask |= 1 << UInt64(recognizer.index) }
         recognizers.append(recognizer)
         relationsDirty = true
     }
@@ -182,6 +183,12 @@ public final class GestureEngine {
 
     /// True while any finger is down.
     public var hasTouchesDown: Bool { downIDs != 0 }
+
+    /// Recognizers that reached a terminal state since their last reset (bit = index; set by
+    /// `GestureRecognizer.committedState`): the only ones `finishStep` resets.
+    @exclusivity(unchecked) var terminalMask: UInt64 = 0
+    /// Recognizers that received a touch since their last reset (bit = index; `isInvolved`).
+    @exclusivity(unchecked) var involvedMask: UInt64 = 0
 
     /// Recognizers whose timer is armed (bit = recognizer index), kept by `timerChanged`.
     @exclusivity(unchecked) var timerMask: UInt64 = 0

@@ -57,13 +57,24 @@ open class GestureRecognizer {
 
     // MARK: state
 
-    @exclusivity(unchecked) final var committedState: GestureState = .possible
+    @exclusivity(unchecked) final var committedState: GestureState = .possible {
+        didSet {
+            // The engine resets only the recognizers that reached a terminal state (S6).
+            if committedState.isTerminal, let e = engineLink {
+                e._withUnsafeGuaranteedRef { $0.terminalMask |= 1 << UInt64(index) }
+            }
+        }
+    }
     /// The transition held back by a failure requirement (S15): `.began`, `.recognized`, or
     /// `.ended` (began, then ended while waiting).
     @exclusivity(unchecked) final var heldTransition: GestureState?
     @exclusivity(unchecked) final var heldEvent: GestureEvent?
     /// A begin/recognize request made while the frame is still being offered to others.
     @exclusivity(unchecked) final var deferredTransition: GestureState?
+    /// Set by a built-in recognizer while `touchesMoved` would do nothing (pinch or rotation
+    /// without two fingers): the engine then skips the call. Never set for a subclass that may
+    /// override `touchesMoved`.
+    @exclusivity(unchecked) final var ignoresMoves = false
     /// Set while the recognizer has received touches since its last reset.
     @exclusivity(unchecked) final var isInvolved = false
     /// Relations resolved to recognizer indices by the engine.

@@ -12,13 +12,21 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
     /// How far the measure must move from its initial value before the gesture begins.
     @exclusivity(unchecked) public var threshold: Double
     @exclusivity(unchecked) private var initial: Double?
-    @exclusivity(unchecked) private var fingers = 0
+    @exclusivity(unchecked) private var fingers = 0 {
+        didSet { ignoresMoves = movesNeedTwoFingers && fingers != 2 }
+    }
+    /// True for `PinchGestureRecognizer` and `RotationGestureRecognizer` themselves (not for a
+    /// subclass, which may override `touchesMoved`): their moves do nothing without two fingers.
+    @exclusivity(unchecked) private var movesNeedTwoFingers = false
     @exclusivity(unchecked) private var tracker = VelocityTracker()
     @exclusivity(unchecked) private var lastValue = 0.0
 
     init(name: String, kind: GestureKind, threshold: Double) {
         self.threshold = threshold
         super.init(name: name, kind: kind)
+        movesNeedTwoFingers =
+            type(of: self) == PinchGestureRecognizer.self || type(of: self) == RotationGestureRecognizer.self
+        ignoresMoves = movesNeedTwoFingers
     }
 
     open override var isContinuous: Bool { true }
