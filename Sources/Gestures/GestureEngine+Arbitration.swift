@@ -280,8 +280,12 @@ extension GestureEngine {
         if a.simultaneousMask & (1 << UInt64(b.index)) != 0 || b.simultaneousMask & (1 << UInt64(a.index)) != 0 {
             return true
         }
-        if a.hasDelegate, let d = a.delegate, d.gestureRecognizer(a, shouldRecognizeSimultaneouslyWith: b) { return true }
-        if b.hasDelegate, let d = b.delegate, d.gestureRecognizer(b, shouldRecognizeSimultaneouslyWith: a) { return true }
+        if a.hasDelegate, let d = a.delegate, d.gestureRecognizer(a, shouldRecognizeSimultaneouslyWith: b) {
+            return true
+        }
+        if b.hasDelegate, let d = b.delegate, d.gestureRecognizer(b, shouldRecognizeSimultaneouslyWith: a) {
+            return true
+        }
         return false
     }
 

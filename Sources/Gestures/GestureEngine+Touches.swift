@@ -34,7 +34,9 @@ extension GestureEngine {
             candidates &= candidates - 1
             withRecognizer(i) { r in
                 guard r.isEnabled, !r.committedState.isTerminal else { return }
-                if r.hasDelegate, let d = r.delegate, !d.gestureRecognizer(r, shouldReceive: records[s].touch) { return }
+                if r.hasDelegate, let d = r.delegate, !d.gestureRecognizer(r, shouldReceive: records[s].touch) {
+                    return
+                }
                 guard r.touchSlotCount < GestureRecognizer.maximumTouches else { return }
                 r.touchSlots[r.touchSlotCount] = Int16(s)
                 r.touchSlotCount += 1
