@@ -6,18 +6,19 @@ extension GestureEngine {
 
     func makeEvent(_ r: GestureRecognizer, _ state: GestureState) -> GestureEvent {
         var e = GestureEvent(
-            time: now, recognizer: r.index, kind: r.kind, state: state, region: r.region?.index ?? 0,
+            time: now, recognizer: r.index, kind: r.kind, state: state, region: r.regionIndex,
             location: centroid(of: r), touches: countTouches(of: r))
         r.fillEvent(&e)
         return e
     }
 
     func enqueue(_ e: GestureEvent) {
-        guard pending.count < actionCapacity else {
+        guard pendingCount < actionCapacity else {
             droppedActions += 1
             return
         }
-        pending.append(e)
+        (pending + pendingCount).initialize(to: e)
+        pendingCount += 1
     }
 
     /// S5 dispatch, S6 resets, and the release of touches nobody needs any more.
@@ -39,11 +40,12 @@ extension GestureEngine {
                 }
             }
         }
-        if !pending.isEmpty {
+        if pendingCount > 0 {
             // The sink is loaded once per step (a weak load each), again only after actions ran
             // (an action may replace it).
             var out = sink
-            for i in 0..<pending.count {
+            // Events enqueued by the actions themselves are not sent (as before: the count is read once).
+            for i in 0..<pendingCount {
                 let e = pending[i]
                 if e.kind != .control {
                     unowned(unsafe) let r = recognizer(e.recognizer)
@@ -56,7 +58,7 @@ extension GestureEngine {
                 }
                 out?.emit(e)
             }
-            pending.removeAll(keepingCapacity: true)
+            pendingCount = 0
         }
         // S6, in index order; one that turns terminal while an earlier one resets waits for the next step.
         var next = 0

@@ -101,7 +101,10 @@ public final class GestureEngine {
     /// Controller tracking id → record index (ids 0…15), or -1.
     @exclusivity(unchecked) var slotForID: InlineArray<16, Int16> = InlineArray(repeating: -1)
     @exclusivity(unchecked) var nextSerial: UInt32 = 0
-    @exclusivity(unchecked) var pending: ContiguousArray<GestureEvent>
+    /// The actions of the step being handled (`actionCapacity` of them at most), allocated once:
+    /// a plain buffer and a count, emptied by resetting the count.
+    let pending: UnsafeMutablePointer<GestureEvent>
+    @exclusivity(unchecked) var pendingCount = 0
     let actionCapacity = 256
     @exclusivity(unchecked) var regionActiveTouches: ContiguousArray<Int>
     /// By region index: the recognizers attached to that region or an ancestor (bit = index), the
@@ -135,8 +138,7 @@ public final class GestureEngine {
         deadlines.initialize(repeating: .max, count: GestureEngine.maximumRecognizers)
         phaseSets = .allocate(capacity: 2)
         phaseSets.initialize(repeating: TouchSet(), count: 2)
-        pending = []
-        pending.reserveCapacity(actionCapacity)
+        pending = .allocate(capacity: 256)  // actionCapacity
         regionActiveTouches = ContiguousArray(repeating: 0, count: regions.count)
         recognizersOver = ContiguousArray(repeating: 0, count: regions.count)
         tapCountDistance = 45 * pixelsPerPoint
@@ -153,6 +155,7 @@ public final class GestureEngine {
         table.deallocate()
         deadlines.deallocate()
         phaseSets.deallocate()
+        pending.deallocate()
     }
 
     /// Attaches `recognizer` to `region` (UIView.addGestureRecognizer). Set-up only.

@@ -32,9 +32,15 @@ open class GestureRecognizer {
     /// The region it is attached to (the engine's region tree keeps it alive; cleared with `engine`).
     public internal(set) final var region: Region? {
         get { regionLink }
-        set { regionLink = newValue }
+        set {
+            regionLink = newValue
+            regionIndex = newValue?.index ?? 0
+        }
     }
     @usableFromInline @exclusivity(unchecked) unowned(unsafe) final var regionLink: Region?
+    /// `region`'s index in the engine (0 when not attached), kept with `region`: each event
+    /// carries it, and reading it costs no retain/release of the region.
+    @exclusivity(unchecked) final var regionIndex = 0
     /// Position in the engine's recognizer table.
     @exclusivity(unchecked) public internal(set) final var index: Int = -1
 
