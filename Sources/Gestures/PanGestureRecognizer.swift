@@ -34,7 +34,7 @@ open class PanGestureRecognizer: GestureRecognizer {
 
     /// Pixels per second, as of `now`: zero once the fingers have rested 40 ms (a finger at rest
     /// has no velocity, so a drag that stops before lifting is not a fling).
-    public var velocity: Point { tracker.velocity(at: now) }
+    public var velocity: Point { tracker.velocityInPlace(at: now) }
 
     open override func touchesBegan(_ touches: TouchSet) {
         touchCount += touches.count

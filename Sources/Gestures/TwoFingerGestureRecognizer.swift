@@ -90,11 +90,11 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
     /// Current value: scale or rotation.
     public var currentValue: Double { lastValue }
     /// Per second.
-    public var currentVelocity: Double { tracker.velocityX(at: now) }
+    public var currentVelocity: Double { tracker.velocityXInPlace(at: now) }
 
     open override func fillEvent(_ event: inout GestureEvent) {
         event.value = lastValue
-        event.scalarVelocity = tracker.velocityX(at: now)
+        event.scalarVelocity = tracker.velocityXInPlace(at: now)
     }
 
     open override func reset() {
