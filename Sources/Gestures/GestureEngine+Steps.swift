@@ -118,6 +118,9 @@ extension GestureEngine {
     func earliestTimer(holding held: UInt64 = 0, at instant: Instant = .zero) -> (Int, Instant)? {
         var mask = timerMask
         guard mask != 0 else { return nil }
+        if held == 0 && earliestTimerIndex >= 0 {
+            return (earliestTimerIndex, Instant(microseconds: deadlines[earliestTimerIndex]))
+        }
         var best = -1
         var bestDeadline = Int64.max
         while mask != 0 {
@@ -130,6 +133,7 @@ extension GestureEngine {
                 bestDeadline = d
             }
         }
+        if held == 0 { earliestTimerIndex = best }
         return best < 0 ? nil : (best, Instant(microseconds: bestDeadline))
     }
 

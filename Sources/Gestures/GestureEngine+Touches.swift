@@ -146,7 +146,8 @@ extension GestureEngine {
         let own = phaseSets + 1
         for step in 0..<3 {
             let phase: TouchPhase = step == 0 ? .began : (step == 1 ? .moved : .ended)
-            var mask = step == 0 ? began : (step == 1 ? moved : ended)
+            // Recognizers already failed, cancelled or ended this sequence are not visited (S6).
+            var mask = (step == 0 ? began : (step == 1 ? moved : ended)) & ~terminalMask
             let inPhase = step == 0 ? beganRecords : (step == 1 ? movedRecords : endedRecords)
             // The set of every touch in the phase, built once and handed to each recognizer that
             // receives all of them (the usual case); one that receives only some gets its own.

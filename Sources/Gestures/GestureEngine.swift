@@ -171,6 +171,7 @@ public final class GestureEngine {
         table[recognizers.count] = Unmanaged.passUnretained(recognizer)
         deadlines[recognizers.count] = recognizer.timerDeadline?.microseconds ?? .max
         if recognizer.timerDeadline != nil { timerMask |= 1 << UInt64(recognizer.index) }
+        earliestTimerIndex = -1
         if recognizer.committedState.isTerminal { terminalMask |= 1 << UInt64(recognizer.index) }
         recognizers.append(recognizer)
         relationsDirty = true
@@ -193,6 +194,10 @@ public final class GestureEngine {
     /// Recognizers that received a touch since their last reset (bit = index; `isInvolved`).
     @exclusivity(unchecked) var involvedMask: UInt64 = 0
 
+    /// The armed timer due first (recognizer index), or -1 when not known: found by
+    /// `earliestTimer` once, forgotten by `timerChanged`, so the deadline loop rarely scans.
+    @exclusivity(unchecked) var earliestTimerIndex = -1
+
     /// Recognizers whose timer is armed (bit = recognizer index), kept by `timerChanged`.
     @exclusivity(unchecked) var timerMask: UInt64 = 0
     /// Controller tracking ids whose finger is down (bit = id).
@@ -200,6 +205,7 @@ public final class GestureEngine {
 
     func timerChanged(_ r: GestureRecognizer) {
         guard r.index >= 0 else { return }
+        earliestTimerIndex = -1
         if let d = r.timerDeadline {
             timerMask |= 1 << UInt64(r.index)
             deadlines[r.index] = d.microseconds
