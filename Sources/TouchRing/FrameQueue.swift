@@ -87,7 +87,7 @@ package final class FrameQueue: @unchecked Sendable {
     /// the ring is empty; it stays valid until `removeFirst()`. The recognizer loop's per-frame path.
     @inline(__always) package func first() -> UnsafePointer<TouchFrame>? { ring.first() }
 
-    /// Consumer: removes the frame returned by `first()`.
+    /// Consumer: removes the frame returned by `first()` (only after `first()` returned one).
     @inline(__always) package func removeFirst() { ring.removeFirst() }
 
     /// Frames replaced while the ring was full (never delivered).

@@ -136,7 +136,8 @@ package final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         return UnsafePointer(slots + (h & mask))
     }
 
-    /// Consumer: removes the element returned by `first()`.
+    /// Consumer: removes the element returned by `first()` (call it only after `first()` returned
+    /// an element: on an empty ring it would skip past the producer).
     @inline(__always)
     package func removeFirst() { head.store(head.load(ordering: .relaxed) &+ 1, ordering: .releasing) }
 
