@@ -48,8 +48,9 @@ package final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         slots = .allocate(capacity: c)
         // Zeroed, so that every slot holds a value from the start: `tryPush(writing:)` may then
         // write only part of one (a frame's held contacts).
-        UnsafeMutableRawPointer(slots).initializeMemory(
-            as: UInt8.self, repeating: 0, count: c * MemoryLayout<Element>.stride)
+        let raw = UnsafeMutableRawPointer(slots)
+        raw.initializeMemory(as: UInt8.self, repeating: 0, count: c * MemoryLayout<Element>.stride)
+        _ = raw.bindMemory(to: Element.self, capacity: c)  // bound to Element again
     }
 
     deinit { slots.deallocate() }
