@@ -47,16 +47,12 @@ let package = Package(
             name: "TouchSimulation", dependencies: ["TouchCore", "TouchDrivers", "TouchTrace"]),
         /// The gesture engine: UIKit's UIGestureRecognizer semantics on an injected clock.
         ///
-        /// Release builds leave out the runtime's dynamic exclusivity checks in this module: they
-        /// were over a third of the engine's instructions per frame (`swift_beginAccess` on every
-        /// field of a recognizer or the engine), while the engine and its recognizers are confined
-        /// to the recognizer loop's one thread. The compile-time checks stay, and debug builds
-        /// (every `swift test` run while developing) keep the dynamic ones.
-        .target(
-            name: "Gestures",
-            dependencies: ["TouchCore"],
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
-        ),
+        /// No unsafe flags (so the `Gestures` product can be a versioned dependency): the engine's
+        /// and the recognizers' stored properties are marked `@exclusivity(unchecked)` instead,
+        /// since the runtime's dynamic checks on them were over a third of the engine's
+        /// instructions per frame, while the engine and its recognizers are confined to the
+        /// recognizer loop's one thread. The compile-time checks stay.
+        .target(name: "Gestures", dependencies: ["TouchCore"]),
         /// Event encoders and sinks: JSON lines, text and binary frames, stdout, UART, GPIO actuation.
         /// (The output thread that drains the event ring into them is `TouchService.OutputStage`.)
         .target(

@@ -39,11 +39,11 @@ public struct RegionEdges: OptionSet, Sendable, BitwiseCopyable, Hashable {
 /// and velocity — told apart by the recognizer's name.
 open class EdgePanGestureRecognizer: PanGestureRecognizer {
     /// The edges a pan may start from (UIScreenEdgePanGestureRecognizer.edges).
-    public var edges: RegionEdges
+    @exclusivity(unchecked) public var edges: RegionEdges
     /// How close to an edge, in pixels, a touch must land.
-    public var edgeBand: Double
+    @exclusivity(unchecked) public var edgeBand: Double
     /// The edge the current touch landed at; nil when none (yet).
-    public private(set) var landedEdge: RegionEdges?
+    @exclusivity(unchecked) public private(set) var landedEdge: RegionEdges?
 
     public init(name: String, edges: RegionEdges, edgeBand: Double = 20, minimumDistance: Double = 10) {
         self.edges = edges

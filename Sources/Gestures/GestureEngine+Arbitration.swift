@@ -31,7 +31,7 @@ extension GestureEngine {
             }
             // S2: discrete recognizers never begin; continuous ones never "recognize" directly.
             let wanted: GestureState = r.isContinuous ? .began : .recognized
-            if let d = r.delegate, !d.gestureRecognizerShouldBegin(r) {
+            if r.hasDelegate, let d = r.delegate, !d.gestureRecognizerShouldBegin(r) {
                 if diagnostics != nil { diagnose(r, "failed: the delegate's shouldBegin returned false (S21)") }
                 fail(r)
                 return
@@ -249,8 +249,8 @@ extension GestureEngine {
         if h === o { return false }
         if h.requireMask & (1 << UInt64(o.index)) != 0 { return true }
         if h.shouldRequireFailure(of: o) || o.shouldBeRequiredToFail(by: h) { return true }
-        if let d = h.delegate, d.gestureRecognizer(h, shouldRequireFailureOf: o) { return true }
-        if let d = o.delegate, d.gestureRecognizer(o, shouldBeRequiredToFailBy: h) { return true }
+        if h.hasDelegate, let d = h.delegate, d.gestureRecognizer(h, shouldRequireFailureOf: o) { return true }
+        if o.hasDelegate, let d = o.delegate, d.gestureRecognizer(o, shouldBeRequiredToFailBy: h) { return true }
         return false
     }
 
@@ -280,8 +280,12 @@ extension GestureEngine {
         if a.simultaneousMask & (1 << UInt64(b.index)) != 0 || b.simultaneousMask & (1 << UInt64(a.index)) != 0 {
             return true
         }
-        if let d = a.delegate, d.gestureRecognizer(a, shouldRecognizeSimultaneouslyWith: b) { return true }
-        if let d = b.delegate, d.gestureRecognizer(b, shouldRecognizeSimultaneouslyWith: a) { return true }
+        if a.hasDelegate, let d = a.delegate, d.gestureRecognizer(a, shouldRecognizeSimultaneouslyWith: b) {
+            return true
+        }
+        if b.hasDelegate, let d = b.delegate, d.gestureRecognizer(b, shouldRecognizeSimultaneouslyWith: a) {
+            return true
+        }
         return false
     }
 

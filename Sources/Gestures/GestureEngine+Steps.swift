@@ -6,18 +6,19 @@ extension GestureEngine {
 
     func makeEvent(_ r: GestureRecognizer, _ state: GestureState) -> GestureEvent {
         var e = GestureEvent(
-            time: now, recognizer: r.index, kind: r.kind, state: state, region: r.region?.index ?? 0,
+            time: now, recognizer: r.index, kind: r.kind, state: state, region: r.regionIndex,
             location: centroid(of: r), touches: countTouches(of: r))
         r.fillEvent(&e)
         return e
     }
 
     func enqueue(_ e: GestureEvent) {
-        guard pending.count < actionCapacity else {
+        guard pendingCount < actionCapacity else {
             droppedActions += 1
             return
         }
-        pending.append(e)
+        (pending + pendingCount).initialize(to: e)
+        pendingCount += 1
     }
 
     /// S5 dispatch, S6 resets, and the release of touches nobody needs any more.
@@ -25,7 +26,10 @@ extension GestureEngine {
         // A sequence is over when no finger is down: recognizers still undecided with nothing
         // to wait for (no timer, no held transition) fail, so that none is left hanging.
         if !hasTouchesDown {
-            for i in 0..<recognizers.count {
+            var involved = involvedMask
+            while involved != 0 {
+                let i = involved.trailingZeroBitCount
+                involved &= involved - 1
                 withRecognizer(i) { r in
                     guard
                         r.committedState == .possible && r.isInvolved && timerMask & (1 << UInt64(i)) == 0
@@ -36,20 +40,34 @@ extension GestureEngine {
                 }
             }
         }
-        for i in 0..<pending.count {
-            let e = pending[i]
-            if e.kind != .control {
-                unowned(unsafe) let r = recognizer(e.recognizer)
-                if !r.actions.isEmpty {
-                    r.currentEvent = e
-                    for a in r.actions { a.body(r) }
-                    r.currentEvent = nil
+        if pendingCount > 0 {
+            // The sink is loaded once per step (a weak load each), again only after actions ran
+            // (an action may replace it).
+            var out = sink
+            // Events enqueued by the actions themselves are not sent (as before: the count is read once).
+            for i in 0..<pendingCount {
+                let e = pending[i]
+                if e.kind != .control {
+                    unowned(unsafe) let r = recognizer(e.recognizer)
+                    if !r.actions.isEmpty {
+                        r.currentEvent = e
+                        for a in r.actions { a.body(r) }
+                        r.currentEvent = nil
+                        out = sink
+                    }
                 }
+                out?.emit(e)
             }
-            sink?.emit(e)
+            pendingCount = 0
         }
-        pending.removeAll(keepingCapacity: true)
-        for i in 0..<recognizers.count {
+        // S6, in index order; one that turns terminal while an earlier one resets waits for the next step.
+        var next = 0
+        while next < 64 {
+            let candidates = terminalMask & (UInt64.max << UInt64(next))
+            guard candidates != 0 else { break }
+            let i = candidates.trailingZeroBitCount
+            terminalMask &= ~(1 << UInt64(i))
+            next = i + 1
             withRecognizer(i) { r in if r.committedState.isTerminal { resetRecognizer(r) } }
         }
         var live = inUseRecords
@@ -80,6 +98,7 @@ extension GestureEngine {
         }
         r.touchSlotCount = 0
         r.isInvolved = false
+        involvedMask &= ~(1 << UInt64(r.index))
         r.deferredTransition = nil
         r.heldTransition = nil
         r.heldEvent = nil
@@ -99,6 +118,9 @@ extension GestureEngine {
     func earliestTimer(holding held: UInt64 = 0, at instant: Instant = .zero) -> (Int, Instant)? {
         var mask = timerMask
         guard mask != 0 else { return nil }
+        if held == 0 && earliestTimerIndex >= 0 {
+            return (earliestTimerIndex, Instant(microseconds: deadlines[earliestTimerIndex]))
+        }
         var best = -1
         var bestDeadline = Int64.max
         while mask != 0 {
@@ -111,6 +133,7 @@ extension GestureEngine {
                 bestDeadline = d
             }
         }
+        if held == 0 { earliestTimerIndex = best }
         return best < 0 ? nil : (best, Instant(microseconds: bestDeadline))
     }
 

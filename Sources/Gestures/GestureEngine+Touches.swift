@@ -34,7 +34,9 @@ extension GestureEngine {
             candidates &= candidates - 1
             withRecognizer(i) { r in
                 guard r.isEnabled, !r.committedState.isTerminal else { return }
-                if let d = r.delegate, !d.gestureRecognizer(r, shouldReceive: records[s].touch) { return }
+                if r.hasDelegate, let d = r.delegate, !d.gestureRecognizer(r, shouldReceive: records[s].touch) {
+                    return
+                }
                 guard r.touchSlotCount < GestureRecognizer.maximumTouches else { return }
                 r.touchSlots[r.touchSlotCount] = Int16(s)
                 r.touchSlotCount += 1
@@ -44,6 +46,7 @@ extension GestureEngine {
             }
         }
         records[s].receivers = mask
+        involvedMask |= mask
         return true
     }
 
@@ -81,17 +84,6 @@ extension GestureEngine {
         }
     }
 
-    /// Whether the recognizer has a touch in `phase` this frame (cheaper than building the set).
-    func hasTouch(of r: GestureRecognizer, in phase: TouchPhase) -> Bool {
-        let bit: UInt64 = 1 << UInt64(r.index)
-        for k in 0..<r.touchSlotCount {
-            let s = Int(r.touchSlots[k])
-            guard s >= 0, records[s].inUse, records[s].receivers & bit != 0 else { continue }
-            if records[s].touch.phase == phase && records[s].touch.timestamp == now { return true }
-        }
-        return false
-    }
-
     /// The recognizer's touches in `phase` this frame.
     func phaseSet(of r: GestureRecognizer, _ phase: TouchPhase) -> TouchSet {
         var set = TouchSet()
@@ -104,36 +96,95 @@ extension GestureEngine {
         return set
     }
 
+    /// Builds in `set` the touches of `records` (bit = record index) whose receivers include
+    /// `bit` (all of them when `bit` is 0), in the order they began: the order of each
+    /// recognizer's own touch list, so the set equals `phaseSet` for a recognizer receiving them.
+    func buildOrderedSet(_ set: UnsafeMutablePointer<TouchSet>, records: UInt32, receiving bit: UInt64) {
+        set.pointee.removeAll()
+        var remaining = records
+        while remaining != 0 {
+            var first = remaining.trailingZeroBitCount
+            var m = remaining & (remaining - 1)
+            while m != 0 {
+                let s = m.trailingZeroBitCount
+                m &= m - 1
+                if Int32(bitPattern: self.records[s].touch.serial &- self.records[first].touch.serial) < 0 { first = s }
+            }
+            remaining &= ~(1 << UInt32(first))
+            if bit == 0 || self.records[first].receivers & bit != 0 { set.pointee.insert(self.records[first].touch) }
+        }
+    }
+
     func deliverPhasesToRecognizers() {
-        // Which recognizers have a touch in each phase this frame: only those are called.
+        // Which recognizers have a touch in each phase this frame (only those are called), and
+        // which records are in each phase.
         var began: UInt64 = 0
         var moved: UInt64 = 0
         var ended: UInt64 = 0
+        var beganRecords: UInt32 = 0
+        var movedRecords: UInt32 = 0
+        var endedRecords: UInt32 = 0
         var live = inUseRecords
         while live != 0 {
             let s = live.trailingZeroBitCount
             live &= live - 1
             guard records[s].touch.timestamp == now else { continue }
             switch records[s].touch.phase {
-            case .began: began |= records[s].receivers
-            case .moved: moved |= records[s].receivers
-            case .ended: ended |= records[s].receivers
+            case .began:
+                began |= records[s].receivers
+                beganRecords |= 1 << UInt32(s)
+            case .moved:
+                moved |= records[s].receivers
+                movedRecords |= 1 << UInt32(s)
+            case .ended:
+                ended |= records[s].receivers
+                endedRecords |= 1 << UInt32(s)
             default: break
             }
         }
+        let shared = phaseSets
+        let own = phaseSets + 1
         for step in 0..<3 {
             let phase: TouchPhase = step == 0 ? .began : (step == 1 ? .moved : .ended)
-            var mask = step == 0 ? began : (step == 1 ? moved : ended)
+            // Recognizers already failed, cancelled or ended this sequence are not visited (S6).
+            var mask = (step == 0 ? began : (step == 1 ? moved : ended)) & ~terminalMask
+            let inPhase = step == 0 ? beganRecords : (step == 1 ? movedRecords : endedRecords)
+            // The set of every touch in the phase, built once and handed to each recognizer that
+            // receives all of them (the usual case); one that receives only some gets its own.
+            var sharedBuilt = false
             while mask != 0 {
                 let i = mask.trailingZeroBitCount
                 mask &= mask - 1
                 withRecognizer(i) { r in
-                    guard r.isEnabled, !r.committedState.isTerminal, hasTouch(of: r, in: phase) else { return }
-                    let set = phaseSet(of: r, phase)
+                    guard r.isEnabled, !r.committedState.isTerminal else { return }
+                    if step == 1 && r.ignoresMoves { return }  // a call that would do nothing
+                    // Receivers are read now, not when the masks were made: a callback may have
+                    // ignored a touch (S11).
+                    let bit: UInt64 = 1 << UInt64(i)
+                    var receivesAll = true
+                    var receivesAny = false
+                    var m = inPhase
+                    while m != 0 {
+                        let s = m.trailingZeroBitCount
+                        m &= m - 1
+                        if records[s].receivers & bit != 0 { receivesAny = true } else { receivesAll = false }
+                    }
+                    guard receivesAny else { return }
+                    let set: UnsafeMutablePointer<TouchSet>
+                    if receivesAll {
+                        if !sharedBuilt {
+                            buildOrderedSet(shared, records: inPhase, receiving: 0)
+                            sharedBuilt = true
+                        }
+                        set = shared
+                    } else {
+                        buildOrderedSet(own, records: inPhase, receiving: bit)
+                        set = own
+                    }
                     switch phase {
-                    case .began: r.touchesBegan(set)
-                    case .moved: r.touchesMoved(set)
-                    default: r.touchesEnded(set)
+                    case .began: r.touchesBegan(set.pointee)
+                    case .moved: r.touchesMoved(set.pointee)
+                    default: r.touchesEnded(set.pointee)
                     }
                 }
             }

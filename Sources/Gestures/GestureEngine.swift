@@ -16,13 +16,13 @@ public final class GestureEngine {
     public let root: Region
     /// Every region, depth first from the root; `Region.index` is the position here.
     public let regions: [Region]
-    public internal(set) var recognizers: [GestureRecognizer] = []
-    public weak var sink: GestureEventSink?
+    @exclusivity(unchecked) public internal(set) var recognizers: [GestureRecognizer] = []
+    @exclusivity(unchecked) public weak var sink: GestureEventSink?
     /// Pixels per point, for thresholds given in points.
     public let pixelsPerPoint: Double
 
     /// The instant of the frame or timer being handled.
-    public internal(set) var now: Instant = .zero
+    @exclusivity(unchecked) public internal(set) var now: Instant = .zero
 
     /// One line of the diagnostic trace: why a recognizer failed, waited or was cancelled.
     public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
@@ -34,18 +34,18 @@ public final class GestureEngine {
 
     /// When set, the engine reports every failure, hold and cancel with its reason — the answer
     /// to "why didn't my gesture fire?". Off by default; costs nothing when off.
-    public var diagnostics: ((Diagnostic) -> Void)?
+    @exclusivity(unchecked) public var diagnostics: ((Diagnostic) -> Void)?
 
     func diagnose(_ r: GestureRecognizer, _ message: String) {
         diagnostics?(Diagnostic(time: now, recognizer: r.name, message: message))
     }
 
     /// Touches that landed outside the root region (ignored).
-    public internal(set) var touchesOutsideRoot = 0
+    @exclusivity(unchecked) public internal(set) var touchesOutsideRoot = 0
     /// Actions dropped because more than `actionCapacity` happened in one step (never expected).
-    public internal(set) var droppedActions = 0
+    @exclusivity(unchecked) public internal(set) var droppedActions = 0
     /// Touches refused because the touch table was full (never expected).
-    public internal(set) var droppedTouches = 0
+    @exclusivity(unchecked) public internal(set) var droppedTouches = 0
 
     // MARK: storage allocated once
 
@@ -82,10 +82,15 @@ public final class GestureEngine {
         table[i]._withUnsafeGuaranteedRef(body)
     }
 
+    /// Two touch sets, allocated once, that phase deliveries are built in (`deliverPhasesToRecognizers`):
+    /// the set of every touch in a phase, and one for a recognizer receiving only some of them.
+    /// Built in place and handed to the callbacks from here: no 900-byte set copied per call.
+    let phaseSets: UnsafeMutablePointer<TouchSet>
+
     /// The touch table, allocated once (a raw buffer: no copy-on-write or exclusivity checks per access).
     let records: UnsafeMutablePointer<TouchRecord>
     /// Records in use (bit = record index; the table has 32 entries).
-    var inUseRecords: UInt32 = 0
+    @exclusivity(unchecked) var inUseRecords: UInt32 = 0
     /// Tracking ids the engine tells apart (controllers report 0…9, GT911 up to 15): a contact's
     /// id is taken modulo this (`trackingSlot`). The one place the limit is written; the tables
     /// sized by it (`slotForID`, the `downIDs` bit set) are checked against it in `init`.
@@ -94,25 +99,28 @@ public final class GestureEngine {
     /// The table index of tracking id `id`.
     @inline(__always) static func trackingSlot(_ id: UInt8) -> Int { Int(id) % trackingIDs }
     /// Controller tracking id → record index (ids 0…15), or -1.
-    var slotForID: InlineArray<16, Int16> = InlineArray(repeating: -1)
-    var nextSerial: UInt32 = 0
-    var pending: ContiguousArray<GestureEvent>
+    @exclusivity(unchecked) var slotForID: InlineArray<16, Int16> = InlineArray(repeating: -1)
+    @exclusivity(unchecked) var nextSerial: UInt32 = 0
+    /// The actions of the step being handled (`actionCapacity` of them at most), allocated once:
+    /// a plain buffer and a count, emptied by resetting the count.
+    let pending: UnsafeMutablePointer<GestureEvent>
+    @exclusivity(unchecked) var pendingCount = 0
     let actionCapacity = 256
-    var regionActiveTouches: ContiguousArray<Int>
+    @exclusivity(unchecked) var regionActiveTouches: ContiguousArray<Int>
     /// By region index: the recognizers attached to that region or an ancestor (bit = index), the
     /// only ones a touch landing there is offered to (S8). Rebuilt with the relations.
-    var recognizersOver: ContiguousArray<UInt64>
-    var isProcessing = false
-    var isDeliveringFrame = false
-    var deferredMask: UInt64 = 0
-    var relationsDirty = true
+    @exclusivity(unchecked) var recognizersOver: ContiguousArray<UInt64>
+    @exclusivity(unchecked) var isProcessing = false
+    @exclusivity(unchecked) var isDeliveringFrame = false
+    @exclusivity(unchecked) var deferredMask: UInt64 = 0
+    @exclusivity(unchecked) var relationsDirty = true
     /// For tap counts (S13): the last lifted touch.
-    var lastTapEnd = Instant(microseconds: .min / 2)
-    var lastTapLocation = Point.zero
-    var lastTapCount = 0
+    @exclusivity(unchecked) var lastTapEnd = Instant(microseconds: .min / 2)
+    @exclusivity(unchecked) var lastTapLocation = Point.zero
+    @exclusivity(unchecked) var lastTapCount = 0
     /// Window and distance within which a new touch continues a tap count.
-    public var tapCountInterval: Int64 = 300_000
-    public var tapCountDistance: Double
+    @exclusivity(unchecked) public var tapCountInterval: Int64 = 300_000
+    @exclusivity(unchecked) public var tapCountDistance: Double
 
     /// An engine for the region tree under `root`.
     public init(root: Region, pixelsPerPoint: Double = 1) {
@@ -128,8 +136,9 @@ public final class GestureEngine {
         table = .allocate(capacity: GestureEngine.maximumRecognizers)
         deadlines = .allocate(capacity: GestureEngine.maximumRecognizers)
         deadlines.initialize(repeating: .max, count: GestureEngine.maximumRecognizers)
-        pending = []
-        pending.reserveCapacity(actionCapacity)
+        phaseSets = .allocate(capacity: 2)
+        phaseSets.initialize(repeating: TouchSet(), count: 2)
+        pending = .allocate(capacity: 256)  // actionCapacity
         regionActiveTouches = ContiguousArray(repeating: 0, count: regions.count)
         recognizersOver = ContiguousArray(repeating: 0, count: regions.count)
         tapCountDistance = 45 * pixelsPerPoint
@@ -145,6 +154,8 @@ public final class GestureEngine {
         records.deallocate()
         table.deallocate()
         deadlines.deallocate()
+        phaseSets.deallocate()
+        pending.deallocate()
     }
 
     /// Attaches `recognizer` to `region` (UIView.addGestureRecognizer). Set-up only.
@@ -160,6 +171,8 @@ public final class GestureEngine {
         table[recognizers.count] = Unmanaged.passUnretained(recognizer)
         deadlines[recognizers.count] = recognizer.timerDeadline?.microseconds ?? .max
         if recognizer.timerDeadline != nil { timerMask |= 1 << UInt64(recognizer.index) }
+        earliestTimerIndex = -1
+        if recognizer.committedState.isTerminal { terminalMask |= 1 << UInt64(recognizer.index) }
         recognizers.append(recognizer)
         relationsDirty = true
     }
@@ -175,13 +188,24 @@ public final class GestureEngine {
     /// True while any finger is down.
     public var hasTouchesDown: Bool { downIDs != 0 }
 
+    /// Recognizers that reached a terminal state since their last reset (bit = index; set by
+    /// `GestureRecognizer.committedState`): the only ones `finishStep` resets.
+    @exclusivity(unchecked) var terminalMask: UInt64 = 0
+    /// Recognizers that received a touch since their last reset (bit = index; `isInvolved`).
+    @exclusivity(unchecked) var involvedMask: UInt64 = 0
+
+    /// The armed timer due first (recognizer index), or -1 when not known: found by
+    /// `earliestTimer` once, forgotten by `timerChanged`, so the deadline loop rarely scans.
+    @exclusivity(unchecked) var earliestTimerIndex = -1
+
     /// Recognizers whose timer is armed (bit = recognizer index), kept by `timerChanged`.
-    var timerMask: UInt64 = 0
+    @exclusivity(unchecked) var timerMask: UInt64 = 0
     /// Controller tracking ids whose finger is down (bit = id).
-    var downIDs: UInt16 = 0
+    @exclusivity(unchecked) var downIDs: UInt16 = 0
 
     func timerChanged(_ r: GestureRecognizer) {
         guard r.index >= 0 else { return }
+        earliestTimerIndex = -1
         if let d = r.timerDeadline {
             timerMask |= 1 << UInt64(r.index)
             deadlines[r.index] = d.microseconds
@@ -226,19 +250,27 @@ public final class GestureEngine {
     /// exactly `min_duration_ms` after its touch began therefore fails instead of beginning
     /// with no finger down (S3, S9).
     public func process(_ frame: TouchFrame) {
+        withUnsafePointer(to: frame) { process(frameAt: $0) }
+    }
+
+    /// `process(_:)` on a frame read where it lies (the frame ring's slot): no copy of the frame.
+    package func process(frameAt frame: UnsafePointer<TouchFrame>) {
         // (A frame stamped before `now` is handled at `now`, after every timer due by then.)
-        let held = timerMask == 0 || frame.timestamp < now ? 0 : receiversOfTouchesEnded(by: frame)
-        advance(to: frame.timestamp, holding: held)
+        let timestamp = frame.pointee.timestamp
+        let held = timerMask == 0 || timestamp < now ? 0 : receiversOfTouchesEnded(by: frame)
+        advance(to: timestamp, holding: held)
         apply(frame)
         // The timers held back above (unless the frame disarmed them), and any due now that it armed.
         if held != 0 { advance(to: now) }
     }
 
     /// Recognizers (bit = index) receiving a touch that `frame` lifts or cancels.
-    func receiversOfTouchesEnded(by frame: TouchFrame) -> UInt64 {
+    func receiversOfTouchesEnded(by frame: UnsafePointer<TouchFrame>) -> UInt64 {
         var ending = downIDs
-        if !frame.isCancel {
-            for i in 0..<frame.count { ending &= ~(1 << UInt16(GestureEngine.trackingSlot(frame[i].id))) }
+        if !frame.pointee.isCancel {
+            for i in 0..<frame.pointee.count {
+                ending &= ~(1 << UInt16(GestureEngine.trackingSlot(frame.pointee[i].id)))
+            }
         }
         var mask: UInt64 = 0
         while ending != 0 {
@@ -249,11 +281,11 @@ public final class GestureEngine {
         return mask
     }
 
-    func apply(_ frame: TouchFrame) {
-        if frame.timestamp > now { now = frame.timestamp }
+    func apply(_ frame: UnsafePointer<TouchFrame>) {
+        if frame.pointee.timestamp > now { now = frame.pointee.timestamp }
         prepareRelationsIfNeeded()
         isProcessing = true
-        if frame.isCancel {
+        if frame.pointee.isCancel {
             cancelAllTouches()
             finishStep()
             return
@@ -261,7 +293,8 @@ public final class GestureEngine {
         var changed = false
         // Lifts: every finger down that the frame no longer reports.
         var reported: UInt16 = 0
-        for i in 0..<frame.count { reported |= 1 << UInt16(GestureEngine.trackingSlot(frame[i].id)) }
+        let count = frame.pointee.count
+        for i in 0..<count { reported |= 1 << UInt16(GestureEngine.trackingSlot(frame.pointee[i].id)) }
         var lifted = downIDs & ~reported
         while lifted != 0 {
             let id = lifted.trailingZeroBitCount
@@ -282,8 +315,8 @@ public final class GestureEngine {
             }
         }
         // Moves and new touches.
-        for i in 0..<frame.count {
-            let c = frame[i]
+        for i in 0..<count {
+            let c = frame.pointee[i]
             let id = GestureEngine.trackingSlot(c.id)
             let s = Int(slotForID[id])
             if s >= 0 {

@@ -12,14 +12,14 @@ extension GestureEventSink {
 
 /// Collects everything in arrays — for tests and tools, not the real-time loop.
 public final class RecordingSink: GestureEventSink {
-    public private(set) var events: [GestureEvent] = []
-    public private(set) var deliveries: [RegionDelivery] = []
+    @exclusivity(unchecked) public private(set) var events: [GestureEvent] = []
+    @exclusivity(unchecked) public private(set) var deliveries: [RegionDelivery] = []
     /// Events and deliveries interleaved in the order they happened.
     public enum Item: Equatable {
         case event(GestureEvent)
         case delivery(RegionDelivery)
     }
-    public private(set) var items: [Item] = []
+    @exclusivity(unchecked) public private(set) var items: [Item] = []
 
     public init() {}
     public func emit(_ event: GestureEvent) {

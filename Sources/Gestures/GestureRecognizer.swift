@@ -22,7 +22,7 @@ open class GestureRecognizer {
         get { engineLink?.takeUnretainedValue() }
         set { engineLink = newValue.map { Unmanaged.passUnretained($0) } }
     }
-    @usableFromInline final var engineLink: Unmanaged<GestureEngine>?
+    @usableFromInline @exclusivity(unchecked) final var engineLink: Unmanaged<GestureEngine>?
 
     /// `body(engine)` without retaining the engine (the per-frame queries), or `absent` when not installed.
     @inline(__always) final func withEngine<R>(_ absent: R, _ body: (GestureEngine) -> R) -> R {
@@ -32,40 +32,62 @@ open class GestureRecognizer {
     /// The region it is attached to (the engine's region tree keeps it alive; cleared with `engine`).
     public internal(set) final var region: Region? {
         get { regionLink }
-        set { regionLink = newValue }
+        set {
+            regionLink = newValue
+            regionIndex = newValue?.index ?? 0
+        }
     }
-    @usableFromInline unowned(unsafe) final var regionLink: Region?
+    @usableFromInline @exclusivity(unchecked) unowned(unsafe) final var regionLink: Region?
+    /// `region`'s index in the engine (0 when not attached), kept with `region`: each event
+    /// carries it, and reading it costs no retain/release of the region.
+    @exclusivity(unchecked) final var regionIndex = 0
     /// Position in the engine's recognizer table.
-    public internal(set) final var index: Int = -1
+    @exclusivity(unchecked) public internal(set) final var index: Int = -1
 
-    public weak var delegate: GestureRecognizerDelegate?
+    @exclusivity(unchecked) public weak var delegate: GestureRecognizerDelegate? {
+        didSet { hasDelegate = delegate != nil }
+    }
+    /// Whether a delegate was set: the engine asks the delegate only then, so a recognizer without
+    /// one costs no weak-reference load per question (a delegate that went away reads nil as before).
+    @exclusivity(unchecked) final var hasDelegate = false
 
     /// S22–S25, UIKit defaults.
-    public final var cancelsTouchesInView = true
-    public final var delaysTouchesBegan = false
-    public final var delaysTouchesEnded = true
+    @exclusivity(unchecked) public final var cancelsTouchesInView = true
+    @exclusivity(unchecked) public final var delaysTouchesBegan = false
+    @exclusivity(unchecked) public final var delaysTouchesEnded = true
 
     /// Names this recognizer recognizes simultaneously with (S17, from the board file).
-    public var simultaneousNames: Set<String> = [] {
+    @exclusivity(unchecked) public var simultaneousNames: Set<String> = [] {
         didSet { engine?.relationsChanged() }
     }
 
     // MARK: state
 
-    final var committedState: GestureState = .possible
+    @exclusivity(unchecked) final var committedState: GestureState = .possible {
+        didSet {
+            // The engine resets only the recognizers that reached a terminal state (S6).
+            if committedState.isTerminal, let e = engineLink {
+                e._withUnsafeGuaranteedRef { $0.terminalMask |= 1 << UInt64(index) }
+            }
+        }
+    }
     /// The transition held back by a failure requirement (S15): `.began`, `.recognized`, or
     /// `.ended` (began, then ended while waiting).
-    final var heldTransition: GestureState?
-    final var heldEvent: GestureEvent?
+    @exclusivity(unchecked) final var heldTransition: GestureState?
+    @exclusivity(unchecked) final var heldEvent: GestureEvent?
     /// A begin/recognize request made while the frame is still being offered to others.
-    final var deferredTransition: GestureState?
+    @exclusivity(unchecked) final var deferredTransition: GestureState?
+    /// Set by a built-in recognizer while `touchesMoved` would do nothing (pinch or rotation
+    /// without two fingers): the engine then skips the call. Never set for a subclass that may
+    /// override `touchesMoved`.
+    @exclusivity(unchecked) final var ignoresMoves = false
     /// Set while the recognizer has received touches since its last reset.
-    final var isInvolved = false
+    @exclusivity(unchecked) final var isInvolved = false
     /// Relations resolved to recognizer indices by the engine.
-    final var simultaneousMask: UInt64 = 0
-    final var requireMask: UInt64 = 0
+    @exclusivity(unchecked) final var simultaneousMask: UInt64 = 0
+    @exclusivity(unchecked) final var requireMask: UInt64 = 0
     /// The last centroid while touches were present, for events after every finger lifted.
-    final var lastLocation: Point = .zero
+    @exclusivity(unchecked) final var lastLocation: Point = .zero
 
     /// The current state (S1–S3). A subclass sets it to request a transition; the engine
     /// decides (S14, S15, S21). While a transition is held by a failure requirement the
@@ -95,7 +117,7 @@ open class GestureRecognizer {
 
     /// S10: a disabled recognizer receives no touches; disabling one mid-gesture cancels it
     /// (continuous) or fails it (discrete).
-    public final var isEnabled: Bool = true {
+    @exclusivity(unchecked) public final var isEnabled: Bool = true {
         didSet {
             guard oldValue, !isEnabled, let engine else { return }
             engine.recognizerWasDisabled(self)
@@ -106,11 +128,11 @@ open class GestureRecognizer {
 
     /// The most touches one recognizer holds in a sequence (one per tracking id).
     public static let maximumTouches = GestureEngine.trackingIDs
-    @usableFromInline final var touchSlots: InlineArray<16, Int16> = InlineArray(repeating: -1)
-    @usableFromInline final var touchSlotCount = 0
+    @usableFromInline @exclusivity(unchecked) final var touchSlots: InlineArray<16, Int16> = InlineArray(repeating: -1)
+    @usableFromInline @exclusivity(unchecked) final var touchSlotCount = 0
 
     /// The timer deadline, or nil.
-    public internal(set) final var timerDeadline: Instant? {
+    @exclusivity(unchecked) public internal(set) final var timerDeadline: Instant? {
         didSet { withEngine(()) { $0.timerChanged(self) } }
     }
 
@@ -155,7 +177,7 @@ open class GestureRecognizer {
     // MARK: relations
 
     /// `require(toFail:)`: recognizers that must fail before this one may leave `possible` (S15).
-    public internal(set) var failureRequirements: [GestureRecognizer] = []
+    @exclusivity(unchecked) public internal(set) var failureRequirements: [GestureRecognizer] = []
 
     /// S15: this recognizer waits for `other` to fail.
     public func require(toFail other: GestureRecognizer) {
@@ -176,8 +198,8 @@ open class GestureRecognizer {
         let selector: String?
         let body: (GestureRecognizer) -> Void
     }
-    final var actions: [TargetAction] = []
-    private var nextActionID = 0
+    @exclusivity(unchecked) final var actions: [TargetAction] = []
+    @exclusivity(unchecked) private var nextActionID = 0
 
     /// Adds a closure action. Returns an id for `removeTarget(_:)`.
     @discardableResult
@@ -213,7 +235,7 @@ open class GestureRecognizer {
 
     /// The event being dispatched while an action runs (S4): state, location and kind fields
     /// as they were at the transition.
-    public internal(set) var currentEvent: GestureEvent?
+    @exclusivity(unchecked) public internal(set) var currentEvent: GestureEvent?
 
     // MARK: touches and locations (S12)
 

@@ -6,15 +6,15 @@ import TouchCore
 /// the finger, without a movement limit), `ended` on lift. Fails if the fingers move too far
 /// or lift before the duration.
 open class LongPressGestureRecognizer: GestureRecognizer {
-    public var minimumPressDurationMicroseconds: Int64
+    @exclusivity(unchecked) public var minimumPressDurationMicroseconds: Int64
     /// Pixels the fingers may move before the press begins.
-    public var allowableMovement: Double
-    public var numberOfTouchesRequired: Int
-    public var numberOfTapsRequired: Int
+    @exclusivity(unchecked) public var allowableMovement: Double
+    @exclusivity(unchecked) public var numberOfTouchesRequired: Int
+    @exclusivity(unchecked) public var numberOfTapsRequired: Int
 
-    private var fingersDown = 0
-    private var tapsSeen = 0
-    private var anchor: Point?
+    @exclusivity(unchecked) private var fingersDown = 0
+    @exclusivity(unchecked) private var tapsSeen = 0
+    @exclusivity(unchecked) private var anchor: Point?
 
     public init(
         name: String, minimumPressDurationMilliseconds: Double = 500, allowableMovement: Double = 10,

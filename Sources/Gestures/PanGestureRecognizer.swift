@@ -5,14 +5,14 @@ import TouchCore
 /// pixels; reports `translation` (settable, as `setTranslation`) and `velocity` (least squares
 /// over the last 100 ms); ends when the fingers lift.
 open class PanGestureRecognizer: GestureRecognizer {
-    public var minimumNumberOfTouches: Int
-    public var maximumNumberOfTouches: Int
+    @exclusivity(unchecked) public var minimumNumberOfTouches: Int
+    @exclusivity(unchecked) public var maximumNumberOfTouches: Int
     /// Pixels the centroid must travel before the pan begins.
-    public var minimumDistance: Double
+    @exclusivity(unchecked) public var minimumDistance: Double
 
-    private var origin: Point?
-    private var touchCount = 0
-    private var tracker = VelocityTracker()
+    @exclusivity(unchecked) private var origin: Point?
+    @exclusivity(unchecked) private var touchCount = 0
+    @exclusivity(unchecked) private var tracker = VelocityTracker()
 
     public init(name: String, minimumTouches: Int = 1, maximumTouches: Int = .max, minimumDistance: Double = 10) {
         minimumNumberOfTouches = minimumTouches
@@ -34,7 +34,7 @@ open class PanGestureRecognizer: GestureRecognizer {
 
     /// Pixels per second, as of `now`: zero once the fingers have rested 40 ms (a finger at rest
     /// has no velocity, so a drag that stops before lifting is not a fling).
-    public var velocity: Point { tracker.velocity(at: now) }
+    public var velocity: Point { tracker.velocityInPlace(at: now) }
 
     open override func touchesBegan(_ touches: TouchSet) {
         touchCount += touches.count
@@ -86,7 +86,7 @@ open class PanGestureRecognizer: GestureRecognizer {
         tracker.add(current, at: now)
     }
 
-    private var lastCentroid: Point = .zero
+    @exclusivity(unchecked) private var lastCentroid: Point = .zero
 
     private func currentTouchesCentroidExcludingEnded() -> Point {
         withEngine(nil) { $0.centroidOfTouchesDown(of: self) } ?? location(in: nil)

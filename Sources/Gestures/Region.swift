@@ -13,10 +13,10 @@ public final class Region {
     public let isControl: Bool
     /// S29: whether deliveries of a second simultaneous touch reach this region.
     public let isMultipleTouchEnabled: Bool
-    public private(set) weak var parent: Region?
-    public private(set) var children: [Region] = []
+    @exclusivity(unchecked) public private(set) weak var parent: Region?
+    @exclusivity(unchecked) public private(set) var children: [Region] = []
     /// Position in the engine's region table; set when the engine is built.
-    public internal(set) var index: Int = -1
+    @exclusivity(unchecked) public internal(set) var index: Int = -1
 
     public init(name: String, frame: Rect, isControl: Bool = false, isMultipleTouchEnabled: Bool = false) {
         self.name = name

@@ -10,20 +10,20 @@ import TouchCore
 /// `minimumDistance / minimumVelocity`) — so a pan that requires it to fail (S15) waits no
 /// longer than that.
 open class SwipeGestureRecognizer: GestureRecognizer {
-    public var direction: SwipeDirection
-    public var numberOfTouchesRequired: Int
+    @exclusivity(unchecked) public var direction: SwipeDirection
+    @exclusivity(unchecked) public var numberOfTouchesRequired: Int
     /// Pixels of travel along the swipe's axis.
-    public var minimumDistance: Double
+    @exclusivity(unchecked) public var minimumDistance: Double
     /// Pixels per second, averaged from the first finger down.
-    public var minimumVelocity: Double
-    public var maximumDurationMicroseconds: Int64
+    @exclusivity(unchecked) public var minimumVelocity: Double
+    @exclusivity(unchecked) public var maximumDurationMicroseconds: Int64
     /// The off-axis travel allowed, as a fraction of the on-axis travel.
-    public var maximumDeviation: Double = 0.6
+    @exclusivity(unchecked) public var maximumDeviation: Double = 0.6
 
-    private var start: Point?
-    private var startTime = Instant.zero
-    private var fingers = 0
-    private var recognizedDirection: SwipeDirection = []
+    @exclusivity(unchecked) private var start: Point?
+    @exclusivity(unchecked) private var startTime = Instant.zero
+    @exclusivity(unchecked) private var fingers = 0
+    @exclusivity(unchecked) private var recognizedDirection: SwipeDirection = []
 
     public init(
         name: String, direction: SwipeDirection = .right, touches: Int = 1, minimumDistance: Double = 50,

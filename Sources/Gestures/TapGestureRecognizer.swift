@@ -8,22 +8,22 @@ import TouchCore
 ///
 /// All lengths are in panel pixels (board files give points; the builder converts).
 open class TapGestureRecognizer: GestureRecognizer {
-    public var numberOfTapsRequired: Int
-    public var numberOfTouchesRequired: Int
+    @exclusivity(unchecked) public var numberOfTapsRequired: Int
+    @exclusivity(unchecked) public var numberOfTouchesRequired: Int
     /// Pixels a finger may move from where it went down.
-    public var maximumMovement: Double
+    @exclusivity(unchecked) public var maximumMovement: Double
     /// Microseconds from a lift to the next tap's first finger.
-    public var maximumIntervalMicroseconds: Int64
+    @exclusivity(unchecked) public var maximumIntervalMicroseconds: Int64
     /// Pixels between the first tap and any later one.
-    public var maximumTapDistance: Double
+    @exclusivity(unchecked) public var maximumTapDistance: Double
     /// Microseconds a single tap may be held down.
-    public var maximumPressDurationMicroseconds: Int64 = 1_500_000
+    @exclusivity(unchecked) public var maximumPressDurationMicroseconds: Int64 = 1_500_000
 
-    private var tapsCompleted = 0
-    private var fingersDown = 0
-    private var fingersInThisTap = 0
-    private var firstTapLocation: Point?
-    private var recognizedLocation: Point = .zero
+    @exclusivity(unchecked) private var tapsCompleted = 0
+    @exclusivity(unchecked) private var fingersDown = 0
+    @exclusivity(unchecked) private var fingersInThisTap = 0
+    @exclusivity(unchecked) private var firstTapLocation: Point?
+    @exclusivity(unchecked) private var recognizedLocation: Point = .zero
 
     public init(
         name: String, taps: Int = 1, touches: Int = 1, maximumMovement: Double = 10,

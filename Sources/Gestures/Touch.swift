@@ -53,6 +53,9 @@ public struct TouchSet: Sendable, BitwiseCopyable, Sequence {
 
     public var isEmpty: Bool { count == 0 }
 
+    /// Empties the set in place (the storage keeps its old touches, past `count`, unseen).
+    mutating func removeAll() { count = 0 }
+
     public mutating func insert(_ touch: Touch) {
         guard count < TouchSet.capacity else { return }
         storage[count] = touch

@@ -10,15 +10,23 @@ import TouchCore
 /// Velocity is a least-squares fit over the last 100 ms, zero once the fingers rest (`VelocityTracker`).
 open class TwoFingerGestureRecognizer: GestureRecognizer {
     /// How far the measure must move from its initial value before the gesture begins.
-    public var threshold: Double
-    private var initial: Double?
-    private var fingers = 0
-    private var tracker = VelocityTracker()
-    private var lastValue = 0.0
+    @exclusivity(unchecked) public var threshold: Double
+    @exclusivity(unchecked) private var initial: Double?
+    @exclusivity(unchecked) private var fingers = 0 {
+        didSet { ignoresMoves = movesNeedTwoFingers && fingers != 2 }
+    }
+    /// True for `PinchGestureRecognizer` and `RotationGestureRecognizer` themselves (not for a
+    /// subclass, which may override `touchesMoved`): their moves do nothing without two fingers.
+    @exclusivity(unchecked) private var movesNeedTwoFingers = false
+    @exclusivity(unchecked) private var tracker = VelocityTracker()
+    @exclusivity(unchecked) private var lastValue = 0.0
 
     init(name: String, kind: GestureKind, threshold: Double) {
         self.threshold = threshold
         super.init(name: name, kind: kind)
+        movesNeedTwoFingers =
+            type(of: self) == PinchGestureRecognizer.self || type(of: self) == RotationGestureRecognizer.self
+        ignoresMoves = movesNeedTwoFingers
     }
 
     open override var isContinuous: Bool { true }
@@ -82,11 +90,11 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
     /// Current value: scale or rotation.
     public var currentValue: Double { lastValue }
     /// Per second.
-    public var currentVelocity: Double { tracker.velocity(at: now).x }
+    public var currentVelocity: Double { tracker.velocityXInPlace(at: now) }
 
     open override func fillEvent(_ event: inout GestureEvent) {
         event.value = lastValue
-        event.scalarVelocity = tracker.velocity(at: now).x
+        event.scalarVelocity = tracker.velocityXInPlace(at: now)
     }
 
     open override func reset() {
@@ -108,7 +116,7 @@ open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
         super.init(name: name, kind: .pinch, threshold: thresholdPixels)
         lastScale = 1
     }
-    private var lastScale = 1.0
+    @exclusivity(unchecked) private var lastScale = 1.0
     override func measure(_ a: Point, _ b: Point) -> Double { a.distance(to: b) }
     override func value(current: Double, initial: Double) -> Double { initial > 0 ? current / initial : 1 }
     override func progress(current: Double, initial: Double) -> Double { current - initial }

@@ -39,46 +39,100 @@ public struct VelocityTracker: Sendable {
     /// Pixels per second along x and y as of `now`: zero when the newest sample is older than
     /// `stopHorizonMicroseconds` (the finger rests), or with fewer than two samples in the fit.
     public func velocity(at now: Instant) -> Point {
-        guard stored >= 1 else { return .zero }
-        let newest = (next &+ 15) & 15
-        if now.microseconds - times[newest] > VelocityTracker.stopHorizonMicroseconds { return .zero }
-        return velocity()
+        var tracker = self
+        return tracker.velocityInPlace(at: now)
     }
 
     /// Pixels per second along x and y as of the newest sample; zero with fewer than two samples in the window.
     public func velocity() -> Point {
+        var tracker = self
+        return tracker.fit(withY: true)
+    }
+
+    /// `velocity(at:)` for a tracker stored in a recognizer: `mutating` only so that the 400-byte
+    /// tracker is read where it lies, not copied for the call. It changes nothing.
+    mutating func velocityInPlace(at now: Instant) -> Point {
+        guard stored >= 1 else { return .zero }
+        let newest = (next &+ 15) & 15
+        let newestTime = withSamples { times, _, _ in times[newest] }
+        if now.microseconds - newestTime > VelocityTracker.stopHorizonMicroseconds { return .zero }
+        return fit(withY: true)
+    }
+
+    /// `velocity(at:).x` alone, for a one-dimensional measure (pinch's scale, rotation's angle):
+    /// the same arithmetic on x, without the y half of the fit.
+    public func velocityX(at now: Instant) -> Double {
+        var tracker = self
+        return tracker.velocityXInPlace(at: now)
+    }
+
+    /// `velocityX(at:)`, read in place as `velocityInPlace(at:)`. It changes nothing.
+    mutating func velocityXInPlace(at now: Instant) -> Double {
+        guard stored >= 1 else { return 0 }
+        let newest = (next &+ 15) & 15
+        let newestTime = withSamples { times, _, _ in times[newest] }
+        if now.microseconds - newestTime > VelocityTracker.stopHorizonMicroseconds { return 0 }
+        return fit(withY: false).x
+    }
+
+    /// `body` with the sample ring read where it lies (an `InlineArray` subscript read copied
+    /// the whole 400-byte tracker to the stack first); `mutating` only to get its address.
+    @inline(__always) private mutating func withSamples<R>(
+        _ body: (_ times: UnsafePointer<Int64>, _ xs: UnsafePointer<Double>, _ ys: UnsafePointer<Double>) -> R
+    ) -> R {
+        withUnsafeMutablePointer(to: &self) { me in
+            let raw = UnsafeRawPointer(me)
+            return body(
+                (raw + MemoryLayout<VelocityTracker>.offset(of: \VelocityTracker.times)!).assumingMemoryBound(
+                    to: Int64.self),
+                (raw + MemoryLayout<VelocityTracker>.offset(of: \VelocityTracker.xs)!).assumingMemoryBound(
+                    to: Double.self),
+                (raw + MemoryLayout<VelocityTracker>.offset(of: \VelocityTracker.ys)!).assumingMemoryBound(
+                    to: Double.self))
+        }
+    }
+
+    /// The least-squares fit; y is left at zero when `withY` is false (the x arithmetic is the same).
+    @inline(__always) private mutating func fit(withY: Bool) -> Point {
         guard stored >= 2 else { return .zero }
         let newest = (next &+ 15) & 15
-        let tNewest = times[newest]
-        // Positions relative to the newest sample keep the sums small (no 1e-12 residue on a still axis).
-        let x0 = xs[newest]
-        let y0 = ys[newest]
-        var n = 0.0
-        var st = 0.0
-        var sx = 0.0
-        var sy = 0.0
-        var stt = 0.0
-        var stx = 0.0
-        var sty = 0.0
-        var later = tNewest
-        for k in 0..<stored {
-            let i = (newest &- k) & 15
-            let age = tNewest - times[i]
-            if age > windowMicroseconds || later - times[i] > VelocityTracker.stopHorizonMicroseconds { break }
-            later = times[i]
-            let t = -Double(age) / 1e6
-            n += 1
-            st += t
-            let x = xs[i] - x0
-            let y = ys[i] - y0
-            sx += x
-            sy += y
-            stt += t * t
-            stx += t * x
-            sty += t * y
+        let stored = self.stored
+        let window = windowMicroseconds
+        return withSamples { times, xs, ys in
+            let tNewest = times[newest]
+            // Positions relative to the newest sample keep the sums small (no 1e-12 residue on a still axis).
+            let x0 = xs[newest]
+            let y0 = withY ? ys[newest] : 0
+            var n = 0.0
+            var st = 0.0
+            var sx = 0.0
+            var sy = 0.0
+            var stt = 0.0
+            var stx = 0.0
+            var sty = 0.0
+            var later = tNewest
+            for k in 0..<stored {
+                let i = (newest &- k) & 15
+                let time = times[i]
+                let age = tNewest - time
+                if age > window || later - time > VelocityTracker.stopHorizonMicroseconds { break }
+                later = time
+                let t = -Double(age) / 1e6
+                n += 1
+                st += t
+                let x = xs[i] - x0
+                sx += x
+                stt += t * t
+                stx += t * x
+                if withY {
+                    let y = ys[i] - y0
+                    sy += y
+                    sty += t * y
+                }
+            }
+            let denominator = n * stt - st * st
+            guard n >= 2, denominator > 1e-12 else { return .zero }
+            return Point(x: (n * stx - st * sx) / denominator, y: withY ? (n * sty - st * sy) / denominator : 0)
         }
-        let denominator = n * stt - st * st
-        guard n >= 2, denominator > 1e-12 else { return .zero }
-        return Point(x: (n * stx - st * sx) / denominator, y: (n * sty - st * sy) / denominator)
     }
 }

@@ -99,6 +99,22 @@ public struct TouchFrame: Sendable, BitwiseCopyable {
         return true
     }
 
+    /// Writes the frame at `source` into `destination`, an initialized frame, copying only the
+    /// contacts held (a frame's storage has room for `capacity`): what the frame ring does per
+    /// frame, in place, without a copy of the whole. The slots past `count` keep what they held,
+    /// which no reader sees.
+    @inlinable public static func copyHeldContacts(
+        from source: UnsafePointer<TouchFrame>, to destination: UnsafeMutablePointer<TouchFrame>
+    ) {
+        let n = min(max(source.pointee._count, 0), capacity)
+        destination.pointee.timestamp = source.pointee.timestamp
+        destination.pointee.isCancel = source.pointee.isCancel
+        destination.pointee._count = n
+        let offset = MemoryLayout<TouchFrame>.offset(of: \TouchFrame.storage)!  // a constant once optimized
+        (UnsafeMutableRawPointer(destination) + offset).copyMemory(
+            from: UnsafeRawPointer(source) + offset, byteCount: n * MemoryLayout<Contact>.stride)
+    }
+
     /// The contacts as an array (allocates: for tests and tools, not the hot path).
     public var contacts: [Contact] { (0..<count).map { storage[$0] } }
 }

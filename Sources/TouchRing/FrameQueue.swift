@@ -19,8 +19,11 @@ package final class FrameQueue: @unchecked Sendable {
     // everything shared lives in the SPSCRing and Atomics.
 
     package let ring: SPSCRing<TouchFrame>
-    private var pending: TouchFrame? = nil
-    private var overflowed = false
+    // Producer-only state (`@exclusivity(unchecked)`: one thread, no dynamic check per offer).
+    @exclusivity(unchecked) private var pending = TouchFrame(timestamp: .zero)
+    /// Whether `pending` holds a frame (a flag, not an optional: no 350-byte payload to clear).
+    @exclusivity(unchecked) private var hasPendingFrame = false
+    @exclusivity(unchecked) private var overflowed = false
     private let dropped = Atomic<Int>(0)
     private let overflows = Atomic<Int>(0)
 
@@ -33,34 +36,59 @@ package final class FrameQueue: @unchecked Sendable {
     /// Returns true when the frame went straight into the ring.
     @discardableResult
     package func offer(_ frame: TouchFrame) -> Bool {
-        if pending != nil || overflowed {
-            if pending != nil { dropped.wrappingAdd(1, ordering: .relaxed) }
-            pending = frame
+        withUnsafePointer(to: frame) { offer(frameAt: $0) }
+    }
+
+    /// `offer(_:)` of a frame read where it lies: only its held contacts are copied, into the ring.
+    @discardableResult
+    package func offer(frameAt frame: UnsafePointer<TouchFrame>) -> Bool {
+        if hasPendingFrame || overflowed {
+            if hasPendingFrame { dropped.wrappingAdd(1, ordering: .relaxed) }
+            keep(frame)
             flush()
             return false
         }
-        if ring.tryPush(frame) { return true }
+        if let slot = ring.nextFreeSlot() {
+            TouchFrame.copyHeldContacts(from: frame, to: slot)
+            ring.commitPush()
+            return true
+        }
         overflowed = true
         overflows.wrappingAdd(1, ordering: .relaxed)
-        pending = frame
+        keep(frame)
         return false
+    }
+
+    private func keep(_ frame: UnsafePointer<TouchFrame>) {
+        withUnsafeMutablePointer(to: &pending) { TouchFrame.copyHeldContacts(from: frame, to: $0) }
+        hasPendingFrame = true
     }
 
     /// Producer: delivers the kept frame (preceded by a system cancel) once there is room for both.
     package func flush() {
-        guard overflowed, let frame = pending else { return }
+        guard overflowed, hasPendingFrame else { return }
         guard ring.freeSlotsForProducer >= 2 else { return }
-        ring.tryPush(TouchFrame.cancel(at: frame.timestamp))
-        if !frame.isCancel { ring.tryPush(frame) }
-        pending = nil
+        ring.tryPush(TouchFrame.cancel(at: pending.timestamp))
+        if !pending.isCancel, let slot = ring.nextFreeSlot() {
+            withUnsafeMutablePointer(to: &pending) { TouchFrame.copyHeldContacts(from: $0, to: slot) }
+            ring.commitPush()
+        }
+        hasPendingFrame = false
         overflowed = false
     }
 
     /// Producer: true while a frame is kept aside waiting for room.
-    package var hasPending: Bool { pending != nil }
+    package var hasPending: Bool { hasPendingFrame }
 
     /// Consumer: the oldest frame, or nil.
     @inline(__always) package func poll() -> TouchFrame? { ring.tryPop() }
+
+    /// Consumer: the oldest frame where it lies in the ring (no copy of the frame), or nil when
+    /// the ring is empty; it stays valid until `removeFirst()`. The recognizer loop's per-frame path.
+    @inline(__always) package func first() -> UnsafePointer<TouchFrame>? { ring.first() }
+
+    /// Consumer: removes the frame returned by `first()` (only after `first()` returned one).
+    @inline(__always) package func removeFirst() { ring.removeFirst() }
 
     /// Frames replaced while the ring was full (never delivered).
     package var droppedFrames: Int { dropped.load(ordering: .relaxed) }

@@ -26,11 +26,12 @@ package final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     /// Next index the producer will write. Written by the producer only.
     private let tail = Atomic<Int>(0)
     private let _padB: (Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0)
-    /// The producer's last view of `head`.
-    private var producerCachedHead = 0
+    /// The producer's last view of `head`. (`@exclusivity(unchecked)`, as `consumerCachedTail`:
+    /// each is touched by one thread only, so no dynamic exclusivity check is needed per push or pop.)
+    @exclusivity(unchecked) private var producerCachedHead = 0
     private let _padC: (Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0)
     /// The consumer's last view of `tail`.
-    private var consumerCachedTail = 0
+    @exclusivity(unchecked) private var consumerCachedTail = 0
 
     /// Pushes refused because the ring was full (written by the producer).
     private let refused = Atomic<Int>(0)
@@ -45,6 +46,11 @@ package final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         capacity = c
         mask = c - 1
         slots = .allocate(capacity: c)
+        // Zeroed, so that every slot holds a value from the start: `tryPush(writing:)` may then
+        // write only part of one (a frame's held contacts).
+        let raw = UnsafeMutableRawPointer(slots)
+        raw.initializeMemory(as: UInt8.self, repeating: 0, count: c * MemoryLayout<Element>.stride)
+        _ = raw.bindMemory(to: Element.self, capacity: c)  // bound to Element again
     }
 
     deinit { slots.deallocate() }
@@ -61,6 +67,32 @@ package final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
             }
         }
         (slots + (t & mask)).initialize(to: element)
+        publish(t)
+        return true
+    }
+
+    /// Producer: the slot the next push fills, or nil when the ring is full (counting a
+    /// refusal, as `tryPush`). The slot holds an older element (or zero bytes), so a large element
+    /// can be written in part, in place — no copy of the whole; `commitPush()` then publishes it.
+    @inline(__always)
+    package func nextFreeSlot() -> UnsafeMutablePointer<Element>? {
+        let t = tail.load(ordering: .relaxed)
+        if t &- producerCachedHead >= capacity {
+            producerCachedHead = head.load(ordering: .acquiring)
+            if t &- producerCachedHead >= capacity {
+                refused.wrappingAdd(1, ordering: .relaxed)
+                return nil
+            }
+        }
+        return slots + (t & mask)
+    }
+
+    /// Producer: publishes the slot returned by the last `nextFreeSlot()`.
+    @inline(__always)
+    package func commitPush() { publish(tail.load(ordering: .relaxed)) }
+
+    /// Producer: makes the element written at index `t` visible and keeps the high-water mark.
+    @inline(__always) private func publish(_ t: Int) {
         tail.store(t &+ 1, ordering: .releasing)
         // The cached head may be stale, so `t + 1 - cachedHead` only bounds the occupancy from
         // above. When that bound would raise the mark, refresh the head and record the true
@@ -72,7 +104,6 @@ package final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
             let used = t &+ 1 &- producerCachedHead
             if used > mark { highWater.store(used, ordering: .relaxed) }
         }
-        return true
     }
 
     /// Producer: free slots as seen now (may grow concurrently as the consumer pops).
@@ -93,6 +124,23 @@ package final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         head.store(h &+ 1, ordering: .releasing)
         return element
     }
+
+    /// Consumer: the oldest element where it lies in the ring (no copy), or nil when empty. It
+    /// stays the consumer's until `removeFirst()`, which hands the slot back to the producer.
+    @inline(__always)
+    package func first() -> UnsafePointer<Element>? {
+        let h = head.load(ordering: .relaxed)
+        if h == consumerCachedTail {
+            consumerCachedTail = tail.load(ordering: .acquiring)
+            if h == consumerCachedTail { return nil }
+        }
+        return UnsafePointer(slots + (h & mask))
+    }
+
+    /// Consumer: removes the element returned by `first()` (call it only after `first()` returned
+    /// an element: on an empty ring it would skip past the producer).
+    @inline(__always)
+    package func removeFirst() { head.store(head.load(ordering: .relaxed) &+ 1, ordering: .releasing) }
 
     /// Elements currently held (exact on either side only when the other side is idle).
     package var count: Int { tail.load(ordering: .acquiring) &- head.load(ordering: .acquiring) }

@@ -24,7 +24,7 @@ package final class EventQueueSink: GestureEventSink, @unchecked Sendable {
     private let stashSlots: Int
     private let stash: UnsafeMutablePointer<GestureEvent>
     private let stashed: UnsafeMutablePointer<Bool>
-    private var stashCount = 0
+    @exclusivity(unchecked) private var stashCount = 0  // the recognizer thread only
     private let coalesced = Atomic<Int>(0)
     private let lost = Atomic<Int>(0)
 
