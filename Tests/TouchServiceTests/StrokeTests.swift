@@ -222,9 +222,12 @@ final class StrokeTests: XCTestCase {
         XCTAssertEqual(names, ["v", "check"])
     }
 
-    /// The closed-form bounded rotation and early abandoning change no decision: on every stroke
-    /// of s01 against templates of s02, `nearest` finds the distance that Protractor's formula
-    /// (atan2, clamped to ±45°, then cos/sin) finds by trying every template.
+    /// The closed-form bounded rotation, early abandoning and the cluster pruning change no
+    /// decision: on every stroke of s01 against templates of s02, `nearest` finds the distance that
+    /// Protractor's formula (atan2, clamped to ±45°, then cos/sin) finds by trying every template;
+    /// and on every stroke of s01 against the templates of s02 and s03 (a held-out fold) and the
+    /// built-in set, the pruned search returns the very template, and distance, that comparing
+    /// every template in order returns.
     func testEarlyAbandoningFindsTheSameNearestDistanceAsTheFullFormula() throws {
         let templates = StrokeLearning.templates(
             frames: try Self.trace("s02").frames, labels: try Self.labels("s02"), name: nil)
@@ -280,6 +283,23 @@ final class StrokeTests: XCTestCase {
             }
         }
         XCTAssertTrue(abandonedSomewhere, "some template was abandoned early")
+        // The pruned search against the full one, template for template.
+        let s03 = StrokeLearning.templates(
+            frames: try Self.trace("s03").frames, labels: try Self.labels("s03"), name: nil)
+        for (name, other) in [
+            ("s02", set), ("s02 + s03", try StrokeTemplateSet(templates + s03)), ("built-in", StrokeTemplateSet.builtIn),
+        ] {
+            var differences = 0
+            for c in candidates {
+                let shape = prepared(c.points)
+                shape.withUnsafeBufferPointer { q in
+                    let pruned = other.nearestTemplate(q.baseAddress!)
+                    let full = other.nearestTemplateByFullSearch(q.baseAddress!)
+                    if pruned?.template != full?.template || pruned?.distance != full?.distance { differences += 1 }
+                }
+            }
+            XCTAssertEqual(differences, 0, "strokes of s01 whose nearest template in \(name) the pruning changed")
+        }
     }
 
     // MARK: template file
