@@ -15,15 +15,18 @@
 /// `angle(q, R t) ≥ angle(q, R c) − angle(c, t)` for every allowed rotation `R`, so the best
 /// rotation for `t` is no better than the best for `c` by more than `angle(c, t)`.
 ///
-/// `nearest` computes the distance to every centre, then visits the clusters nearest first, and
-/// a template only when its bound beats the best distance found so far (`tolerance` above it, for
-/// rounding): the same nearest template, tie for tie, as comparing every template.
+/// A second, cheaper bound (`Coarse`: the shapes summed over four runs of points) comes before any
+/// full distance. `nearest` takes the coarse bound of every centre, searches the cluster with
+/// the lowest first, then each other cluster whose bounds do not rule it out, lowest first; in a
+/// cluster it computes a template's distance only when both bounds beat the best distance found
+/// so far (by `tolerance`, for rounding), and abandons it as soon as it cannot win: the same
+/// nearest template, tie for tie, as comparing every template in order (`nearestTemplateByFullSearch`).
 struct StrokeClusters: Sendable, Equatable {
     /// Most clusters a set has (the search keeps a distance per centre on the stack).
     static let maximumClusters = 256
     /// Templates per cluster aimed at (fewer for a small gesture; more when a set would need more
     /// than `maximumClusters`).
-    static let clusterSize = 8
+    static let clusterSize = 24
     /// Slack on every bound, far above the rounding error of a distance (`acos` near 1 turns an
     /// error of 1e-16 in a dot product into 1e-8) and far below the gap between two strokes.
     static let tolerance = 1e-5
@@ -38,7 +41,7 @@ struct StrokeClusters: Sendable, Equatable {
     let members: [Int]
     /// `spread(centre, member)`, parallel to `members`.
     let spread: [Double]
-    /// Each centre's coarse form (`Coarse`), `Coarse.stride` doubles per cluster.
+    /// Each template's coarse form (`Coarse`), `Coarse.stride` doubles per template.
     let coarse: [Double]
 
     static let empty = StrokeClusters(centers: [], radius: [], start: [0], members: [], spread: [], coarse: [])
@@ -61,7 +64,7 @@ struct StrokeClusters: Sendable, Equatable {
     ///   the bounded best rotation of the sums bounds the chord `|a − R b|` of the best rotation
     ///   from below, and the angle is at least its chord.
     enum Coarse {
-        static let groups = 8
+        static let groups = 4
         static let perGroup = StrokeShape.sampleCount / groups
         /// Doubles per coarse form: the Protractor sums (x, y per run), the box sums, then
         /// `Σ_g |A_g|²` of the Protractor sums.
@@ -200,8 +203,8 @@ struct StrokeClusters: Sendable, Equatable {
                 start.append(members.count)
             }
         }
-        var coarse = [Double](repeating: 0, count: centers.count * Coarse.stride)
-        for (k, c) in centers.enumerated() { Coarse.make(shape(c), into: &coarse[k * Coarse.stride]) }
+        var coarse = [Double](repeating: 0, count: count * Coarse.stride)
+        for t in 0..<count { Coarse.make(shape(t), into: &coarse[t * Coarse.stride]) }
         self.init(centers: centers, radius: radius, start: start, members: members, spread: spread, coarse: coarse)
     }
 
@@ -232,50 +235,61 @@ struct StrokeClusters: Sendable, Equatable {
     func nearest(_ q: UnsafePointer<Double>, in shapes: UnsafePointer<Double>) -> (template: Int, distance: Double)? {
         let clusterCount = centers.count
         guard clusterCount > 0 else { return nil }
-        var qCoarse = InlineArray<33, Double>(repeating: 0)  // Coarse.stride
-        // Each centre's bound.
-        var lower = InlineArray<256, Double>(repeating: 0)
-        var first = 0
+        var qCoarse = InlineArray<17, Double>(repeating: 0)  // Coarse.stride
         var qSpan = qCoarse.mutableSpan
-        qSpan.withUnsafeMutableBufferPointer { qc in
+        return qSpan.withUnsafeMutableBufferPointer { qc in
             Coarse.make(q, into: qc.baseAddress!)
-            coarse.withUnsafeBufferPointer { cc in
+            return coarse.withUnsafeBufferPointer { cc in
+                var search = Search(q: q, shapes: shapes, qCoarse: qc.baseAddress!, coarse: cc.baseAddress!)
+                // Each centre's bound.
+                var lower = InlineArray<256, Double>(repeating: 0)
+                var first = 0
                 for k in 0..<clusterCount {
-                    lower[k] = Coarse.bound(qc.baseAddress!, cc.baseAddress! + k * Coarse.stride)
+                    lower[k] = search.coarseBound(centers[k])
                     if lower[k] < lower[first] { first = k }
                 }
-            }
-        }
-        var search = Search(q: q, shapes: shapes)
-        search.visit(self, cluster: first, bound: lower[first])
-        // The clusters that may still hold a nearer template, lowest bound first.
-        var order = InlineArray<256, Int>(repeating: 0)
-        var ordered = 0
-        radius.withUnsafeBufferPointer { radius in
-            for k in 0..<clusterCount where k != first && lower[k] - radius[k] <= search.bestDistance + Self.tolerance {
-                var i = ordered
-                while i > 0 && lower[order[i - 1]] > lower[k] {
-                    order[i] = order[i - 1]
-                    i -= 1
+                search.visit(self, cluster: first, bound: lower[first])
+                // The clusters that may still hold a nearer template, lowest bound first.
+                var order = InlineArray<256, Int>(repeating: 0)
+                var ordered = 0
+                for k in 0..<clusterCount
+                where k != first && lower[k] - radius[k] <= search.bestDistance + Self.tolerance {
+                    var i = ordered
+                    while i > 0 && lower[order[i - 1]] > lower[k] {
+                        order[i] = order[i - 1]
+                        i -= 1
+                    }
+                    order[i] = k
+                    ordered += 1
                 }
-                order[i] = k
-                ordered += 1
+                for i in 0..<ordered { search.visit(self, cluster: order[i], bound: lower[order[i]]) }
+                return (search.best, search.bestDistance)
             }
         }
-        for i in 0..<ordered { search.visit(self, cluster: order[i], bound: lower[order[i]]) }
-        return (search.best, search.bestDistance)
     }
 
     /// One search's best so far.
     private struct Search {
         let q: UnsafePointer<Double>
         let shapes: UnsafePointer<Double>
+        let qCoarse: UnsafePointer<Double>
+        let coarse: UnsafePointer<Double>
         var best = -1
         var bestDistance = Double.infinity
 
-        init(q: UnsafePointer<Double>, shapes: UnsafePointer<Double>) {
+        init(q: UnsafePointer<Double>, shapes: UnsafePointer<Double>, qCoarse: UnsafePointer<Double>,
+            coarse: UnsafePointer<Double>)
+        {
             self.q = q
             self.shapes = shapes
+            self.qCoarse = qCoarse
+            self.coarse = coarse
+        }
+
+        /// `Coarse.bound` between the query and `template`.
+        @inline(__always)
+        func coarseBound(_ template: Int) -> Double {
+            Coarse.bound(qCoarse, coarse + template * Coarse.stride)
         }
 
         /// Offers `template` (abandoned at just above the best: a tie is computed exactly, and
@@ -306,7 +320,10 @@ struct StrokeClusters: Sendable, Equatable {
                     c.spread.withUnsafeBufferPointer { spread in
                         var j = start[k]
                         while j < start[k + 1] && centerDistance - spread[j] <= bestDistance + tolerance {
-                            _ = offer(members[j], abandonAt: bestDistance.nextUp)
+                            let t = members[j]
+                            if coarseBound(t) <= bestDistance + tolerance {
+                                _ = offer(t, abandonAt: bestDistance.nextUp)
+                            }
                             j += 1
                         }
                     }

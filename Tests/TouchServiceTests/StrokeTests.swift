@@ -286,9 +286,11 @@ final class StrokeTests: XCTestCase {
         // The pruned search against the full one, template for template.
         let s03 = StrokeLearning.templates(
             frames: try Self.trace("s03").frames, labels: try Self.labels("s03"), name: nil)
-        for (name, other) in [
-            ("s02", set), ("s02 + s03", try StrokeTemplateSet(templates + s03)), ("built-in", StrokeTemplateSet.builtIn),
-        ] {
+        let sets = [
+            ("s02", set), ("s02 + s03", try StrokeTemplateSet(templates + s03)),
+            ("built-in", StrokeTemplateSet.builtIn),
+        ]
+        for (name, other) in sets {
             var differences = 0
             for c in candidates {
                 let shape = prepared(c.points)
