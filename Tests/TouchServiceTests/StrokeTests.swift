@@ -1,6 +1,6 @@
 import BoardConfig
 import Foundation
-import Gestures
+@testable import Gestures
 import TouchComposition
 import TouchCore
 import TouchOutputs
@@ -302,6 +302,45 @@ final class StrokeTests: XCTestCase {
             }
             XCTAssertEqual(differences, 0, "strokes of s01 whose nearest template in \(name) the pruning changed")
         }
+        // The two bounds the pruning rests on, on every pair of a stroke of s01 and a template of
+        // s02 + s03: never above the distance, and on some pair within 0.01 of it (a bound made
+        // stronger than it is breaks the first; the second shows the pairs test it where it is tight).
+        let both = sets[1].1
+        let clusters = both.clusters
+        var triangleSlack = Double.infinity
+        var coarseSlack = Double.infinity
+        var broken = 0
+        for c in candidates {
+            let shape = prepared(c.points)
+            var qCoarse = [Double](repeating: 0, count: StrokeClusters.Coarse.stride)
+            shape.withUnsafeBufferPointer { q in
+                both.shapes.withUnsafeBufferPointer { s in
+                    let q = q.baseAddress!
+                    func d(_ t: Int) -> Double { StrokeShape.distance(q, s.baseAddress! + t * StrokeShape.stride) }
+                    StrokeClusters.Coarse.make(q, into: &qCoarse)
+                    for t in 0..<both.count {
+                        let bound = clusters.coarse.withUnsafeBufferPointer {
+                            StrokeClusters.Coarse.bound(qCoarse, $0.baseAddress! + t * StrokeClusters.Coarse.stride)
+                        }
+                        coarseSlack = min(coarseSlack, d(t) - bound)
+                        if bound > d(t) + 1e-9 { broken += 1 }
+                    }
+                    for k in clusters.centers.indices {
+                        let centre = d(clusters.centers[k])
+                        for j in clusters.start[k]..<clusters.start[k + 1] {
+                            XCTAssertLessThanOrEqual(clusters.spread[j], clusters.radius[k])
+                            let slack = d(clusters.members[j]) - (centre - clusters.spread[j])
+                            triangleSlack = min(triangleSlack, slack)
+                            if slack < -1e-9 { broken += 1 }
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(broken, 0, "pairs whose bound is above their distance")
+        XCTAssertLessThan(triangleSlack, 0.01, "the triangle bound is tight somewhere")
+        XCTAssertLessThan(coarseSlack, 0.01, "the coarse bound is tight somewhere")
+        print("bounds: least slack \(triangleSlack) (centre), \(coarseSlack) (coarse)")
     }
 
     // MARK: template file
