@@ -277,9 +277,10 @@ struct StrokeClusters: Sendable, Equatable {
         var best = -1
         var bestDistance = Double.infinity
 
-        init(q: UnsafePointer<Double>, shapes: UnsafePointer<Double>, qCoarse: UnsafePointer<Double>,
-            coarse: UnsafePointer<Double>)
-        {
+        init(
+            q: UnsafePointer<Double>, shapes: UnsafePointer<Double>, qCoarse: UnsafePointer<Double>,
+            coarse: UnsafePointer<Double>
+        ) {
             self.q = q
             self.shapes = shapes
             self.qCoarse = qCoarse
@@ -312,8 +313,11 @@ struct StrokeClusters: Sendable, Equatable {
             let radius = c.radius[k]
             guard bound - radius <= bestDistance + tolerance else { return }
             // The centre's distance (or, abandoned, a bound that rules the cluster out).
-            let centerDistance = offer(c.centers[k], abandonAt: Swift.max(bestDistance.nextUp,
-                bestDistance + radius + tolerance))
+            let centerDistance = offer(
+                c.centers[k],
+                abandonAt: Swift.max(
+                    bestDistance.nextUp,
+                    bestDistance + radius + tolerance))
             guard centerDistance - radius <= bestDistance + tolerance else { return }
             c.start.withUnsafeBufferPointer { start in
                 c.members.withUnsafeBufferPointer { members in
