@@ -21,7 +21,7 @@
 /// cluster it computes a template's distance only when both bounds beat the best distance found
 /// so far (by `tolerance`, for rounding), and abandons it as soon as it cannot win: the same
 /// nearest template, tie for tie, as comparing every template in order (`nearestTemplateByFullSearch`).
-struct StrokeClusters: Sendable, Equatable {
+package struct StrokeClusters: Sendable, Equatable {
     /// Most clusters a set has (the search keeps a distance per centre on the stack).
     static let maximumClusters = 256
     /// Templates per cluster aimed at (fewer for a small gesture; more when a set would need more
@@ -32,17 +32,17 @@ struct StrokeClusters: Sendable, Equatable {
     static let tolerance = 1e-5
 
     /// Each cluster's centre, a template index.
-    let centers: [Int]
+    package let centers: [Int]
     /// Each cluster's radius: the largest `spread` of one of its members from its centre.
-    let radius: [Double]
+    package let radius: [Double]
     /// The members of cluster `k` other than its centre are `members[start[k]..<start[k + 1]]`,
     /// largest `spread` first (so their bounds rise: the search stops at the first that fails).
-    let start: [Int]
-    let members: [Int]
+    package let start: [Int]
+    package let members: [Int]
     /// `spread(centre, member)`, parallel to `members`.
-    let spread: [Double]
+    package let spread: [Double]
     /// Each template's coarse form (`Coarse`), `Coarse.stride` doubles per template.
-    let coarse: [Double]
+    package let coarse: [Double]
 
     static let empty = StrokeClusters(centers: [], radius: [], start: [0], members: [], spread: [], coarse: [])
 
@@ -63,15 +63,15 @@ struct StrokeClusters: Sendable, Equatable {
     /// - angle: for every rotation `R`, `|a − R b|² ≥ Σ_g |A_g − R B_g|² / m` (Cauchy–Schwarz), so
     ///   the bounded best rotation of the sums bounds the chord `|a − R b|` of the best rotation
     ///   from below, and the angle is at least its chord.
-    enum Coarse {
+    package enum Coarse {
         static let groups = 4
         static let perGroup = StrokeShape.sampleCount / groups
         /// Doubles per coarse form: the Protractor sums (x, y per run), the box sums, then
         /// `Σ_g |A_g|²` of the Protractor sums.
-        static let stride = 4 * groups + 1
+        package static let stride = 4 * groups + 1
 
         /// Writes the coarse form of the prepared shape `shape` into `out` (`stride` doubles).
-        static func make(_ shape: UnsafePointer<Double>, into out: UnsafeMutablePointer<Double>) {
+        package static func make(_ shape: UnsafePointer<Double>, into out: UnsafeMutablePointer<Double>) {
             let n = StrokeShape.sampleCount
             var norm = 0.0
             for g in 0..<groups {
@@ -96,7 +96,7 @@ struct StrokeClusters: Sendable, Equatable {
 
         /// A lower bound of `StrokeShape.distance` between the shapes whose coarse forms these are.
         @inline(__always)
-        static func bound(_ a: UnsafePointer<Double>, _ b: UnsafePointer<Double>) -> Double {
+        package static func bound(_ a: UnsafePointer<Double>, _ b: UnsafePointer<Double>) -> Double {
             var dot = 0.0
             var cross = 0.0
             var box = 0.0

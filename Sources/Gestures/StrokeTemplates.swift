@@ -22,11 +22,11 @@ public struct StrokeTemplateSet: Sendable, Equatable {
     /// For each template, the index of its name in `names`.
     public let gestureOfTemplate: [Int]
     /// `count × StrokeShape.stride` doubles.
-    let shapes: [Double]
+    package let shapes: [Double]
     /// The start-depth rules (`startDepthRules`) whose two gestures are both in `names`, by index.
     let depthRules: [ResolvedDepthRule]
     /// The templates in clusters, for the exact pruning of `nearest`.
-    let clusters: StrokeClusters
+    package let clusters: StrokeClusters
 
     /// Two gestures that a template matcher confuses across people but that differ in where the
     /// stroke begins: when the nearest template is either, the stroke's start depth

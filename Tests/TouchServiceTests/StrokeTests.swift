@@ -1,5 +1,6 @@
 import BoardConfig
 import Foundation
+import Gestures
 import TouchComposition
 import TouchCore
 import TouchOutputs
@@ -7,7 +8,6 @@ import TouchService
 import TouchTrace
 import XCTest
 
-@testable import Gestures
 
 /// The stroke recognizer on real people's strokes (data/unistroke, the $1 study's logs), held out
 /// by subject as the unseen users will be; its rejections; its template file; its board keys.
