@@ -22,9 +22,11 @@ public struct StrokeTemplateSet: Sendable, Equatable {
     /// For each template, the index of its name in `names`.
     public let gestureOfTemplate: [Int]
     /// `count × StrokeShape.stride` doubles.
-    let shapes: [Double]
+    package let shapes: [Double]
     /// The start-depth rules (`startDepthRules`) whose two gestures are both in `names`, by index.
     let depthRules: [ResolvedDepthRule]
+    /// The templates in clusters, for the exact pruning of `nearest`.
+    package let clusters: StrokeClusters
 
     /// Two gestures that a template matcher confuses across people but that differ in where the
     /// stroke begins: when the nearest template is either, the stroke's start depth
@@ -58,6 +60,7 @@ public struct StrokeTemplateSet: Sendable, Equatable {
         self.gestureOfTemplate = gestureOfTemplate
         self.shapes = shapes
         depthRules = Self.resolve(names)
+        clusters = .empty
     }
 
     private static func resolve(_ names: [String]) -> [ResolvedDepthRule] {
@@ -103,16 +106,36 @@ public struct StrokeTemplateSet: Sendable, Equatable {
         self.gestureOfTemplate = gestures
         self.shapes = shapes
         depthRules = Self.resolve(names)
+        clusters = shapes.withUnsafeBufferPointer { StrokeClusters(shapes: $0.baseAddress!, gestures: gestures) }
     }
 
     /// The best template for a prepared shape: its gesture's index in `names` and the distance.
-    /// Every template competes (a template that cannot beat the best so far is abandoned early);
-    /// when the winner's gesture is one of a `startDepthRules` pair, the shape's start depth picks
-    /// which of the two it is (the distance stays the winner's). Nil when the set is empty.
-    /// Allocates nothing.
+    /// The nearest template wins (`nearestTemplate`); when its gesture is one of a
+    /// `startDepthRules` pair, the shape's start depth picks which of the two it is (the distance
+    /// stays the winner's). Nil when the set is empty. Allocates nothing.
     public func nearest(_ shape: UnsafePointer<Double>) -> (gesture: Int, distance: Double)? {
+        guard let (best, bestDistance) = nearestTemplate(shape) else { return nil }
+        var gesture = gestureOfTemplate[best]
+        for r in depthRules where gesture == r.deeper || gesture == r.shallower {
+            gesture = shape[StrokeShape.startDepthOffset] >= r.threshold ? r.deeper : r.shallower
+        }
+        return (gesture, bestDistance)
+    }
+
+    /// The template nearest to a prepared shape (`StrokeShape.distance`), the lowest-numbered
+    /// one at the smallest distance, and its distance; nil when the set is empty. Found with
+    /// exact pruning (`StrokeClusters`): most templates are ruled out by a bound from their
+    /// cluster's centre, and the rest abandoned as soon as they cannot beat the best so far; the
+    /// result is what comparing every template finds. Allocates nothing.
+    public func nearestTemplate(_ shape: UnsafePointer<Double>) -> (template: Int, distance: Double)? {
+        shapes.withUnsafeBufferPointer { clusters.nearest(shape, in: $0.baseAddress!) }
+    }
+
+    /// `nearestTemplate` by comparing every template in order (early abandoning only): the
+    /// reference that the pruned search must agree with. For tests and tools.
+    public func nearestTemplateByFullSearch(_ shape: UnsafePointer<Double>) -> (template: Int, distance: Double)? {
         guard count > 0 else { return nil }
-        let (best, bestDistance) = shapes.withUnsafeBufferPointer { s in
+        return shapes.withUnsafeBufferPointer { s in
             var best = 0
             var bestDistance = Double.infinity
             for t in 0..<count {
@@ -125,11 +148,6 @@ public struct StrokeTemplateSet: Sendable, Equatable {
             }
             return (best, bestDistance)
         }
-        var gesture = gestureOfTemplate[best]
-        for r in depthRules where gesture == r.deeper || gesture == r.shallower {
-            gesture = shape[StrokeShape.startDepthOffset] >= r.threshold ? r.deeper : r.shallower
-        }
-        return (gesture, bestDistance)
     }
 
     /// The index of gesture `name` in `names`.

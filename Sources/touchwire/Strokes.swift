@@ -110,18 +110,7 @@ struct Strokes: ParsableCommand {
         func run() throws {
             let t = try readTrace(trace)
             let l = try readLabels(labels)
-            var set = StrokeTemplateSet.builtIn
-            if let templates {
-                guard let data = FileManager.default.contents(atPath: templates) else {
-                    throw fail("\(templates): cannot read the template file")
-                }
-                do {
-                    set = try StrokeTemplateSet(
-                        StrokeTemplateFile.parse(String(decoding: data, as: UTF8.self), file: templates))
-                } catch {
-                    throw fail("\(error)")
-                }
-            }
+            let set = try templates.map(readTemplates) ?? .builtIn
             let confusion = StrokeLearning.evaluate(
                 frames: t.frames, panelWidth: t.header.panelWidth, panelHeight: t.header.panelHeight, labels: l,
                 templates: set, minimumScore: minScore)
@@ -142,6 +131,8 @@ extension Strokes {
         var passes = 1
         @Flag(name: .long, help: "Never match (min_length infinite): the cost of following the finger alone.")
         var noDecide = false
+        @Option(name: .long, help: "Template file (formats.md §5); default: the built-in set.")
+        var templates: String?
 
         func validate() throws {
             guard (0...100_000).contains(passes) else { throw ValidationError("--passes must be 0…100000") }
@@ -149,7 +140,7 @@ extension Strokes {
 
         func run() throws {
             let t = try readTrace(trace)
-            let templates = StrokeTemplateSet.builtIn
+            let templates = try self.templates.map(readTemplates) ?? .builtIn
             let start = ContinuousClock.now
             let r = StrokeLearning.replayForCost(
                 frames: t.frames, panelWidth: t.header.panelWidth, panelHeight: t.header.panelHeight,
@@ -158,6 +149,18 @@ extension Strokes {
             let counts = "\(r.frames) frames, \(r.moving) moving, \(r.events) events"
             print("strokes bench: \(passes) passes, \(counts), \(elapsed)")
         }
+    }
+}
+
+/// The prepared templates of a template file, or one clear error naming it.
+private func readTemplates(_ path: String) throws -> StrokeTemplateSet {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw fail("\(path): cannot read the template file")
+    }
+    do {
+        return try StrokeTemplateSet(StrokeTemplateFile.parse(String(decoding: data, as: UTF8.self), file: path))
+    } catch {
+        throw fail("\(error)")
     }
 }
 

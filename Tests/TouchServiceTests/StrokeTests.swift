@@ -8,6 +8,7 @@ import TouchService
 import TouchTrace
 import XCTest
 
+
 /// The stroke recognizer on real people's strokes (data/unistroke, the $1 study's logs), held out
 /// by subject as the unseen users will be; its rejections; its template file; its board keys.
 final class StrokeTests: XCTestCase {
@@ -222,9 +223,12 @@ final class StrokeTests: XCTestCase {
         XCTAssertEqual(names, ["v", "check"])
     }
 
-    /// The closed-form bounded rotation and early abandoning change no decision: on every stroke
-    /// of s01 against templates of s02, `nearest` finds the distance that Protractor's formula
-    /// (atan2, clamped to ±45°, then cos/sin) finds by trying every template.
+    /// The closed-form bounded rotation, early abandoning and the cluster pruning change no
+    /// decision: on every stroke of s01 against templates of s02, `nearest` finds the distance that
+    /// Protractor's formula (atan2, clamped to ±45°, then cos/sin) finds by trying every template;
+    /// and on every stroke of s01 against the templates of s02 and s03 (a held-out fold) and the
+    /// built-in set, the pruned search returns the very template, and distance, that comparing
+    /// every template in order returns.
     func testEarlyAbandoningFindsTheSameNearestDistanceAsTheFullFormula() throws {
         let templates = StrokeLearning.templates(
             frames: try Self.trace("s02").frames, labels: try Self.labels("s02"), name: nil)
@@ -280,6 +284,64 @@ final class StrokeTests: XCTestCase {
             }
         }
         XCTAssertTrue(abandonedSomewhere, "some template was abandoned early")
+        // The pruned search against the full one, template for template.
+        let s03 = StrokeLearning.templates(
+            frames: try Self.trace("s03").frames, labels: try Self.labels("s03"), name: nil)
+        let sets = [
+            ("s02", set), ("s02 + s03", try StrokeTemplateSet(templates + s03)),
+            ("built-in", StrokeTemplateSet.builtIn),
+        ]
+        for (name, other) in sets {
+            var differences = 0
+            for c in candidates {
+                let shape = prepared(c.points)
+                shape.withUnsafeBufferPointer { q in
+                    let pruned = other.nearestTemplate(q.baseAddress!)
+                    let full = other.nearestTemplateByFullSearch(q.baseAddress!)
+                    if pruned?.template != full?.template || pruned?.distance != full?.distance { differences += 1 }
+                }
+            }
+            XCTAssertEqual(differences, 0, "strokes of s01 whose nearest template in \(name) the pruning changed")
+        }
+        // The two bounds the pruning rests on, on every pair of a stroke of s01 and a template of
+        // s02 + s03: never above the distance, and on some pair within 0.01 of it (a bound made
+        // stronger than it is breaks the first; the second shows the pairs test it where it is tight).
+        let both = sets[1].1
+        let clusters = both.clusters
+        var triangleSlack = Double.infinity
+        var coarseSlack = Double.infinity
+        var broken = 0
+        for c in candidates {
+            let shape = prepared(c.points)
+            var qCoarse = [Double](repeating: 0, count: StrokeClusters.Coarse.stride)
+            shape.withUnsafeBufferPointer { q in
+                both.shapes.withUnsafeBufferPointer { s in
+                    let q = q.baseAddress!
+                    func d(_ t: Int) -> Double { StrokeShape.distance(q, s.baseAddress! + t * StrokeShape.stride) }
+                    StrokeClusters.Coarse.make(q, into: &qCoarse)
+                    for t in 0..<both.count {
+                        let bound = clusters.coarse.withUnsafeBufferPointer {
+                            StrokeClusters.Coarse.bound(qCoarse, $0.baseAddress! + t * StrokeClusters.Coarse.stride)
+                        }
+                        coarseSlack = min(coarseSlack, d(t) - bound)
+                        if bound > d(t) + 1e-9 { broken += 1 }
+                    }
+                    for k in clusters.centers.indices {
+                        let centre = d(clusters.centers[k])
+                        for j in clusters.start[k]..<clusters.start[k + 1] {
+                            XCTAssertLessThanOrEqual(clusters.spread[j], clusters.radius[k])
+                            let slack = d(clusters.members[j]) - (centre - clusters.spread[j])
+                            triangleSlack = min(triangleSlack, slack)
+                            if slack < -1e-9 { broken += 1 }
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(broken, 0, "pairs whose bound is above their distance")
+        XCTAssertLessThan(triangleSlack, 0.01, "the triangle bound is tight somewhere")
+        XCTAssertLessThan(coarseSlack, 0.01, "the coarse bound is tight somewhere")
+        print("bounds: least slack \(triangleSlack) (centre), \(coarseSlack) (coarse)")
     }
 
     // MARK: template file
