@@ -8,7 +8,6 @@ import TouchService
 import TouchTrace
 import XCTest
 
-
 /// The stroke recognizer on real people's strokes (data/unistroke, the $1 study's logs), held out
 /// by subject as the unseen users will be; its rejections; its template file; its board keys.
 final class StrokeTests: XCTestCase {
