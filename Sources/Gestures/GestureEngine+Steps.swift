@@ -214,6 +214,20 @@ extension GestureEngine {
         return found == 2 ? (first, second) : nil
     }
 
+    /// The first of `r`'s touches moved in this frame (in the order they began, as in its moved
+    /// set) that is more than `distance` from where it went down — a tap's check, without a set.
+    func firstMovedTouch(of r: GestureRecognizer, fartherThan distance: Double) -> Touch? {
+        for k in 0..<r.touchSlotCount {
+            let s = Int(r.touchSlots[k])
+            guard s >= 0, records[s].inUse, records[s].receivers & (1 << UInt64(r.index)) != 0 else { continue }
+            guard records[s].touch.phase == .moved && records[s].touch.timestamp == now else { continue }
+            if records[s].touch.location.distance(to: records[s].touch.startLocation) > distance {
+                return records[s].touch
+            }
+        }
+        return nil
+    }
+
     func touches(of r: GestureRecognizer) -> TouchSet {
         var set = TouchSet()
         for k in 0..<r.touchSlotCount {
