@@ -42,8 +42,8 @@ extension GestureEngine {
         }
         if pendingCount > 0 {
             // The sink is read once per step, again only after actions ran (an action may
-            // replace it). Not retained: the engine holds it, and it is re-read after any action.
-            unowned(unsafe) var out = sink
+            // replace it): one retain per step, none per event.
+            var out = sink
             // Events enqueued by the actions themselves are not sent (as before: the count is read once).
             // Each event is read where it lies (actions only append after `count`).
             for i in 0..<pendingCount {
