@@ -112,7 +112,7 @@ final class PhaseDeliveryTests: XCTestCase {
         XCTAssertEqual(h.sink.events[1].value, 180.0 / 100.0, accuracy: 1e-12)
     }
 
-    // S13: the built-in pan, long press and swipe are told only how many touches a phase has,
+    // S13: the built-in pan, long press, swipe and tap are told only how many touches a phase has,
     // but a subclass overriding the callbacks still gets the sets themselves, in began order.
     func testSubclassesOfCountOnlyRecognizersStillGetTheirSets() {
         final class RecordingPan: PanGestureRecognizer {
@@ -146,7 +146,16 @@ final class PhaseDeliveryTests: XCTestCase {
                 super.touchesBegan(t)
             }
         }
+        final class RecordingTap: TapGestureRecognizer {
+            var moved: [[UInt8]] = []
+            override func touchesMoved(_ t: TouchSet) {
+                moved.append(t.map(\.id))
+                super.touchesMoved(t)
+            }
+        }
         let (h, region) = multiTouchHarness()
+        let tap = RecordingTap(name: "tap", touches: 2)
+        h.add(tap, to: region)
         let pan = RecordingPan(name: "pan")
         let press = RecordingLongPress(name: "press", touches: 2)
         let swipe = RecordingSwipe(name: "swipe", touches: 2)
@@ -162,6 +171,7 @@ final class PhaseDeliveryTests: XCTestCase {
         XCTAssertEqual(pan.ended, [[3], [1]])
         XCTAssertEqual(press.moved, [[3, 1], [1]], "a frame's moves come before its lifts")
         XCTAssertEqual(swipe.began, [[3, 1]])
+        XCTAssertEqual(tap.moved, [[3, 1], [1]], "1 moves 30 px at 20 ms, beyond max_movement: the tap fails")
         XCTAssertEqual(h.log, ["pan:began@20", "pan:ended@30"], "the subclass still pans")
     }
 
