@@ -328,6 +328,7 @@ extension GestureEngine {
     func ignore(_ touch: Touch, by r: GestureRecognizer) {
         for s in 0..<GestureEngine.touchTableSize where records[s].inUse && records[s].touch.serial == touch.serial {
             records[s].receivers &= ~(1 << UInt64(r.index))
+            touchStamp &+= 1
             releaseHolds(s)
         }
     }

@@ -41,22 +41,22 @@ extension GestureEngine {
             }
         }
         if pendingCount > 0 {
-            // The sink is loaded once per step (a weak load each), again only after actions ran
-            // (an action may replace it).
+            // The sink is read once per step, again only after actions ran (an action may
+            // replace it): one retain per step, none per event.
             var out = sink
             // Events enqueued by the actions themselves are not sent (as before: the count is read once).
+            // Each event is read where it lies (actions only append after `count`).
             for i in 0..<pendingCount {
-                let e = pending[i]
-                if e.kind != .control {
-                    unowned(unsafe) let r = recognizer(e.recognizer)
+                if pending[i].kind != .control {
+                    unowned(unsafe) let r = recognizer(pending[i].recognizer)
                     if !r.actions.isEmpty {
-                        r.currentEvent = e
+                        r.currentEvent = pending[i]
                         for a in r.actions { a.body(r) }
                         r.currentEvent = nil
                         out = sink
                     }
                 }
-                out?.emit(e)
+                out?.emit(pending[i])
             }
             pendingCount = 0
         }
@@ -81,6 +81,7 @@ extension GestureEngine {
                     regionActiveTouches[records[s].deliveryRegion] -= 1
                 }
                 records[s].inUse = false
+                touchStamp &+= 1
                 inUseRecords &= ~(1 << UInt32(s))
             }
         }
@@ -97,6 +98,7 @@ extension GestureEngine {
             r.touchSlots[k] = -1
         }
         r.touchSlotCount = 0
+        touchStamp &+= 1
         r.isInvolved = false
         involvedMask &= ~(1 << UInt64(r.index))
         r.deferredTransition = nil
@@ -146,15 +148,21 @@ extension GestureEngine {
     }
 
     func countTouches(of r: GestureRecognizer) -> Int {
-        var n = 0
-        for k in 0..<r.touchSlotCount where isCurrent(Int(r.touchSlots[k]), for: r) { n += 1 }
-        return n
+        if r.measuredStamp != touchStamp { measureTouches(of: r) }
+        return r.currentTouchCount
     }
 
     func centroid(of r: GestureRecognizer) -> Point {
+        if r.measuredStamp != touchStamp { measureTouches(of: r) }
+        return r.lastLocation
+    }
+
+    /// Counts `r`'s current touches and, when there are any, stores their centroid in
+    /// `lastLocation` (which otherwise keeps the last one); valid until `touchStamp` changes.
+    func measureTouches(of r: GestureRecognizer) {
         var sx = 0.0
         var sy = 0.0
-        var n = 0.0
+        var n = 0
         for k in 0..<r.touchSlotCount {
             let s = Int(r.touchSlots[k])
             guard isCurrent(s, for: r) else { continue }
@@ -162,9 +170,9 @@ extension GestureEngine {
             sy += records[s].touch.location.y
             n += 1
         }
-        guard n > 0 else { return r.lastLocation }
-        r.lastLocation = Point(x: sx / n, y: sy / n)
-        return r.lastLocation
+        if n > 0 { r.lastLocation = Point(x: sx / Double(n), y: sy / Double(n)) }
+        r.currentTouchCount = n
+        r.measuredStamp = touchStamp
     }
 
     /// The centroid of `r`'s current touches that are still down (not lifted or cancelled in
@@ -204,6 +212,20 @@ extension GestureEngine {
             found += 1
         }
         return found == 2 ? (first, second) : nil
+    }
+
+    /// The first of `r`'s touches moved in this frame (in the order they began, as in its moved
+    /// set) that is more than `distance` from where it went down — a tap's check, without a set.
+    func firstMovedTouch(of r: GestureRecognizer, fartherThan distance: Double) -> Touch? {
+        for k in 0..<r.touchSlotCount {
+            let s = Int(r.touchSlots[k])
+            guard s >= 0, records[s].inUse, records[s].receivers & (1 << UInt64(r.index)) != 0 else { continue }
+            guard records[s].touch.phase == .moved && records[s].touch.timestamp == now else { continue }
+            if records[s].touch.location.distance(to: records[s].touch.startLocation) > distance {
+                return records[s].touch
+            }
+        }
+        return nil
     }
 
     func touches(of r: GestureRecognizer) -> TouchSet {

@@ -25,6 +25,7 @@ extension GestureEngine {
                 startLocation: c.position, beganAt: now, timestamp: now, tapCount: tapCount, region: hit.index),
             isDown: true)
         slotForID[GestureEngine.trackingSlot(c.id)] = Int16(s)
+        touchStamp &+= 1
         downIDs |= 1 << UInt16(GestureEngine.trackingSlot(c.id))
         // S8: recognizers of the hit region and its ancestors; S10 enabled; S20 shouldReceive.
         var mask: UInt64 = 0
@@ -40,12 +41,14 @@ extension GestureEngine {
                 guard r.touchSlotCount < GestureRecognizer.maximumTouches else { return }
                 r.touchSlots[r.touchSlotCount] = Int16(s)
                 r.touchSlotCount += 1
+                touchStamp &+= 1
                 r.isInvolved = true
                 records[s].references += 1
                 mask |= 1 << UInt64(i)
             }
         }
         records[s].receivers = mask
+        touchStamp &+= 1
         involvedMask |= mask
         return true
     }
@@ -69,6 +72,7 @@ extension GestureEngine {
             slotForID[id] = -1
             any = true
         }
+        touchStamp &+= 1
         guard any else { return }
         for r in recognizers where r.isEnabled && !r.committedState.isTerminal {
             let set = phaseSet(of: r, .cancelled)
@@ -161,15 +165,23 @@ extension GestureEngine {
                     // Receivers are read now, not when the masks were made: a callback may have
                     // ignored a touch (S11).
                     let bit: UInt64 = 1 << UInt64(i)
+                    var received = 0
                     var receivesAll = true
-                    var receivesAny = false
                     var m = inPhase
                     while m != 0 {
                         let s = m.trailingZeroBitCount
                         m &= m - 1
-                        if records[s].receivers & bit != 0 { receivesAny = true } else { receivesAll = false }
+                        if records[s].receivers & bit != 0 { received += 1 } else { receivesAll = false }
                     }
-                    guard receivesAny else { return }
+                    guard received > 0 else { return }
+                    if r.readsOnlyTouchCount {  // a built-in that needs no set: none is built or copied
+                        switch phase {
+                        case .began: r.began(count: min(received, TouchSet.capacity))
+                        case .moved: r.moved()
+                        default: r.ended(count: min(received, TouchSet.capacity))
+                        }
+                        return
+                    }
                     let set: UnsafeMutablePointer<TouchSet>
                     if receivesAll {
                         if !sharedBuilt {

@@ -17,7 +17,10 @@ public final class GestureEngine {
     /// Every region, depth first from the root; `Region.index` is the position here.
     public let regions: [Region]
     @exclusivity(unchecked) public internal(set) var recognizers: [GestureRecognizer] = []
-    @exclusivity(unchecked) public weak var sink: GestureEventSink?
+    /// Receives the actions' events and the region deliveries. Held strongly (until issue 16's
+    /// fourth pass it was weak: a weak load and a slow release on every step with events); set
+    /// it to nil to let go of the sink, and a sink must not hold its engine strongly.
+    @exclusivity(unchecked) public var sink: GestureEventSink?
     /// Pixels per point, for thresholds given in points.
     public let pixelsPerPoint: Double
 
@@ -173,6 +176,7 @@ public final class GestureEngine {
         if recognizer.timerDeadline != nil { timerMask |= 1 << UInt64(recognizer.index) }
         earliestTimerIndex = -1
         if recognizer.committedState.isTerminal { terminalMask |= 1 << UInt64(recognizer.index) }
+        recognizer.measuredStamp = 0  // no measure from another engine counts here
         recognizers.append(recognizer)
         relationsDirty = true
     }
@@ -202,6 +206,10 @@ public final class GestureEngine {
     @exclusivity(unchecked) var timerMask: UInt64 = 0
     /// Controller tracking ids whose finger is down (bit = id).
     @exclusivity(unchecked) var downIDs: UInt16 = 0
+    /// Changes whenever something a recognizer's centroid or touch count depends on may have
+    /// changed: the instant, a touch record, a recognizer's touch list or receivers. Recognizers
+    /// keep the last measure with the stamp it was made at (`GestureRecognizer.measuredStamp`).
+    @exclusivity(unchecked) var touchStamp: UInt64 = 1
 
     func timerChanged(_ r: GestureRecognizer) {
         guard r.index >= 0 else { return }
@@ -225,6 +233,7 @@ public final class GestureEngine {
     func advance(to instant: Instant, holding held: UInt64) {
         while let (i, deadline) = earliestTimer(holding: held, at: instant), deadline <= instant {
             if deadline > now { now = deadline }
+            touchStamp &+= 1
             unowned(unsafe) let r = recognizer(i)
             r.timerDeadline = nil
             isProcessing = true
@@ -232,6 +241,7 @@ public final class GestureEngine {
             finishStep()
         }
         if instant > now { now = instant }
+        touchStamp &+= 1
     }
 
     /// Runs the clock on until no timer is pending (the end of a replay).
@@ -283,6 +293,7 @@ public final class GestureEngine {
 
     func apply(_ frame: UnsafePointer<TouchFrame>) {
         if frame.pointee.timestamp > now { now = frame.pointee.timestamp }
+        touchStamp &+= 1
         prepareRelationsIfNeeded()
         isProcessing = true
         if frame.pointee.isCancel {
@@ -333,6 +344,7 @@ public final class GestureEngine {
                 changed = true
             }
         }
+        touchStamp &+= 1  // the frame's moves and lifts
         if changed {
             isDeliveringFrame = true
             deliverPhasesToRecognizers()

@@ -81,6 +81,18 @@ open class GestureRecognizer {
     /// without two fingers): the engine then skips the call. Never set for a subclass that may
     /// override `touchesMoved`.
     @exclusivity(unchecked) final var ignoresMoves = false
+    /// Set by a built-in recognizer whose own class (not a subclass, which may override the
+    /// callbacks: the class is compared in `init`) reads only how many touches a phase has in
+    /// `touchesBegan`/`touchesEnded` and nothing of the set in `touchesMoved`. The engine then
+    /// calls `began(count:)`, `moved()` and `ended(count:)` instead, without building or copying
+    /// a `TouchSet` (888 bytes) per call.
+    @exclusivity(unchecked) final var readsOnlyTouchCount = false
+    /// `touchesBegan` with `count` touches, for a recognizer with `readsOnlyTouchCount`.
+    func began(count: Int) {}
+    /// `touchesMoved`, for a recognizer with `readsOnlyTouchCount`.
+    func moved() {}
+    /// `touchesEnded` with `count` touches, for a recognizer with `readsOnlyTouchCount`.
+    func ended(count: Int) {}
     /// Set while the recognizer has received touches since its last reset.
     @exclusivity(unchecked) final var isInvolved = false
     /// Relations resolved to recognizer indices by the engine.
@@ -88,6 +100,11 @@ open class GestureRecognizer {
     @exclusivity(unchecked) final var requireMask: UInt64 = 0
     /// The last centroid while touches were present, for events after every finger lifted.
     @exclusivity(unchecked) final var lastLocation: Point = .zero
+    /// The engine's `touchStamp` when `lastLocation` and `currentTouchCount` were measured:
+    /// while it is unchanged they are the centroid and count of the current touches (a pan
+    /// event asks three times per step).
+    @exclusivity(unchecked) final var measuredStamp: UInt64 = 0
+    @exclusivity(unchecked) final var currentTouchCount = 0
 
     /// The current state (S1–S3). A subclass sets it to request a transition; the engine
     /// decides (S14, S15, S21). While a transition is held by a failure requirement the

@@ -25,12 +25,17 @@ open class LongPressGestureRecognizer: GestureRecognizer {
         numberOfTouchesRequired = touches
         numberOfTapsRequired = taps
         super.init(name: name, kind: .longPress)
+        readsOnlyTouchCount = type(of: self) == LongPressGestureRecognizer.self
     }
 
     open override var isContinuous: Bool { true }
 
-    open override func touchesBegan(_ touches: TouchSet) {
-        fingersDown += touches.count
+    open override func touchesBegan(_ touches: TouchSet) { began(count: touches.count) }
+    open override func touchesMoved(_ touches: TouchSet) { moved() }
+    open override func touchesEnded(_ touches: TouchSet) { ended(count: touches.count) }
+
+    override func began(count: Int) {
+        fingersDown += count
         if state != .possible { return }
         if fingersDown > numberOfTouchesRequired {
             fail(because: "\(fingersDown) fingers, but \(numberOfTouchesRequired) required")
@@ -40,7 +45,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
         }
     }
 
-    open override func touchesMoved(_ touches: TouchSet) {
+    override func moved() {
         switch state {
         case .began, .changed:
             state = .changed
@@ -53,8 +58,8 @@ open class LongPressGestureRecognizer: GestureRecognizer {
         }
     }
 
-    open override func touchesEnded(_ touches: TouchSet) {
-        fingersDown -= touches.count
+    override func ended(count: Int) {
+        fingersDown -= count
         switch state {
         case .began, .changed:
             state = .ended

@@ -19,6 +19,7 @@ open class PanGestureRecognizer: GestureRecognizer {
         maximumNumberOfTouches = maximumTouches
         self.minimumDistance = minimumDistance
         super.init(name: name, kind: .pan)
+        readsOnlyTouchCount = type(of: self) == PanGestureRecognizer.self
     }
 
     open override var isContinuous: Bool { true }
@@ -36,15 +37,19 @@ open class PanGestureRecognizer: GestureRecognizer {
     /// has no velocity, so a drag that stops before lifting is not a fling).
     public var velocity: Point { tracker.velocityInPlace(at: now) }
 
-    open override func touchesBegan(_ touches: TouchSet) {
-        touchCount += touches.count
+    open override func touchesBegan(_ touches: TouchSet) { began(count: touches.count) }
+    open override func touchesMoved(_ touches: TouchSet) { moved() }
+    open override func touchesEnded(_ touches: TouchSet) { ended(count: touches.count) }
+
+    override func began(count: Int) {
+        touchCount += count
         rebase()
         if touchCount > maximumNumberOfTouches && state == .possible {
             fail(because: "\(touchCount) fingers, more than max_touches")
         }
     }
 
-    open override func touchesMoved(_ touches: TouchSet) {
+    override func moved() {
         let here = location(in: nil)
         tracker.add(here, at: now)
         switch state {
@@ -58,8 +63,8 @@ open class PanGestureRecognizer: GestureRecognizer {
         }
     }
 
-    open override func touchesEnded(_ touches: TouchSet) {
-        touchCount -= touches.count
+    override func ended(count: Int) {
+        touchCount -= count
         if touchCount > 0 {
             rebase()
             return

@@ -35,10 +35,15 @@ open class SwipeGestureRecognizer: GestureRecognizer {
         self.minimumVelocity = minimumVelocity
         maximumDurationMicroseconds = Int64(maximumDurationMilliseconds * 1000)
         super.init(name: name, kind: .swipe)
+        readsOnlyTouchCount = type(of: self) == SwipeGestureRecognizer.self
     }
 
-    open override func touchesBegan(_ touches: TouchSet) {
-        fingers += touches.count
+    open override func touchesBegan(_ touches: TouchSet) { began(count: touches.count) }
+    open override func touchesMoved(_ touches: TouchSet) { moved() }
+    open override func touchesEnded(_ touches: TouchSet) { ended(count: touches.count) }
+
+    override func began(count: Int) {
+        fingers += count
         if fingers > numberOfTouchesRequired {
             fail(because: "more fingers than touches required")
             return
@@ -51,7 +56,7 @@ open class SwipeGestureRecognizer: GestureRecognizer {
         setTimer(at: startTime.advanced(byMicroseconds: min(reachable, maximumDurationMicroseconds)))
     }
 
-    open override func touchesMoved(_ touches: TouchSet) {
+    override func moved() {
         guard let start, fingers == numberOfTouchesRequired else { return }
         let d = location(in: nil) - start
         let (major, minor) = abs(d.x) >= abs(d.y) ? (d.x, d.y) : (d.y, d.x)
@@ -76,8 +81,8 @@ open class SwipeGestureRecognizer: GestureRecognizer {
         state = .recognized
     }
 
-    open override func touchesEnded(_ touches: TouchSet) {
-        fingers -= touches.count
+    override func ended(count: Int) {
+        fingers -= count
         if state == .possible { fail(because: "lifted before travelling the swipe's distance") }
     }
 

@@ -36,16 +36,20 @@ open class TapGestureRecognizer: GestureRecognizer {
         maximumIntervalMicroseconds = Int64(maximumIntervalMilliseconds * 1000)
         self.maximumTapDistance = maximumTapDistance
         super.init(name: name, kind: .tap)
+        readsOnlyTouchCount = type(of: self) == TapGestureRecognizer.self
     }
 
-    open override func touchesBegan(_ touches: TouchSet) {
+    open override func touchesBegan(_ touches: TouchSet) { began(count: touches.count) }
+    open override func touchesEnded(_ touches: TouchSet) { ended(count: touches.count) }
+
+    override func began(count: Int) {
         if fingersDown == 0 {
             // A new tap starts: the gap since the last lift was short enough (the timer would have failed us).
             fingersInThisTap = 0
             setTimer(at: now.advanced(byMicroseconds: maximumPressDurationMicroseconds))
         }
-        fingersDown += touches.count
-        fingersInThisTap += touches.count
+        fingersDown += count
+        fingersInThisTap += count
         if fingersInThisTap > numberOfTouchesRequired {
             fail(because: "\(fingersInThisTap) fingers, but \(numberOfTouchesRequired) required")
             return
@@ -85,9 +89,19 @@ open class TapGestureRecognizer: GestureRecognizer {
         }
     }
 
-    open override func touchesEnded(_ touches: TouchSet) {
+    /// `touchesMoved` reading the moved touches where they lie (the same touches, in the same order).
+    override func moved() {
+        guard let t = withEngine(nil, { $0.firstMovedTouch(of: self, fartherThan: maximumMovement) }) else { return }
+        fail(
+            because:
+                "finger moved \(Int(t.location.distance(to: t.startLocation))) "
+                + "px, more than max_movement \(Int(maximumMovement)) px"
+        )
+    }
+
+    override func ended(count: Int) {
         if fingersDown == fingersInThisTap { recognizedLocation = location(in: nil) }
-        fingersDown -= touches.count
+        fingersDown -= count
         guard fingersDown <= 0 else { return }
         fingersDown = 0
         guard fingersInThisTap == numberOfTouchesRequired else {

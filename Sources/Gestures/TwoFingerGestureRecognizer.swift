@@ -27,6 +27,7 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
         movesNeedTwoFingers =
             type(of: self) == PinchGestureRecognizer.self || type(of: self) == RotationGestureRecognizer.self
         ignoresMoves = movesNeedTwoFingers
+        readsOnlyTouchCount = movesNeedTwoFingers
     }
 
     open override var isContinuous: Bool { true }
@@ -41,8 +42,12 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
         return measure(points.0, points.1)
     }
 
-    open override func touchesBegan(_ touches: TouchSet) {
-        fingers += touches.count
+    open override func touchesBegan(_ touches: TouchSet) { began(count: touches.count) }
+    open override func touchesMoved(_ touches: TouchSet) { moved() }
+    open override func touchesEnded(_ touches: TouchSet) { ended(count: touches.count) }
+
+    override func began(count: Int) {
+        fingers += count
         if fingers > 2 {
             switch state {
             case .possible: fail(because: "more than two fingers")
@@ -56,7 +61,7 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
         }
     }
 
-    open override func touchesMoved(_ touches: TouchSet) {
+    override func moved() {
         guard fingers == 2, let initial, let m = currentMeasure() else { return }
         lastValue = value(current: m, initial: initial)
         tracker.add(Point(x: lastValue, y: 0), at: now)
@@ -73,8 +78,8 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
     /// How far the gesture has gone, in the units of `threshold`.
     func progress(current: Double, initial: Double) -> Double { current - initial }
 
-    open override func touchesEnded(_ touches: TouchSet) {
-        fingers -= touches.count
+    override func ended(count: Int) {
+        fingers -= count
         switch state {
         case .began, .changed: state = .ended
         case .possible:

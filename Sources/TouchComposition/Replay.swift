@@ -24,7 +24,7 @@ package enum Replay {
         passthrough: PassthroughTracker? = nil
     ) {
         let sink = EncodingSink(names: EngineBuilder.names(of: engine), delivery: delivery, output: output)
-        // The engine holds its sink weakly: `wrapper` keeps the passthrough sink alive for the run.
+        // `wrapper` (held by the engine as its sink, and here) wraps the encoder for the passthrough.
         let wrapper = passthrough.map { PassthroughSink(inner: sink, tracker: $0) }
         engine.sink = wrapper ?? sink
         defer { withExtendedLifetime(wrapper) {} }
@@ -56,7 +56,7 @@ package enum Replay {
         let reader = try TraceFileReader(path: path)
         let sink = EncodingSink(
             names: EngineBuilder.names(of: engine), delivery: delivery, output: output, blockSize: blockSize)
-        // The engine holds its sink weakly: `wrapper` keeps the passthrough sink alive for the run.
+        // `wrapper` (held by the engine as its sink, and here) wraps the encoder for the passthrough.
         let wrapper = passthrough.map { PassthroughSink(inner: sink, tracker: $0) }
         engine.sink = wrapper ?? sink
         defer {

@@ -101,7 +101,7 @@ package final class PassthroughTouchscreen {
     private var bytes: [UInt8] = []
     /// Reports the kernel did not take whole.
     package private(set) var failedReports = 0
-    /// The engine's sink in the service (the engine holds its sink weakly; this keeps it alive).
+    /// The engine's sink in the service (the engine holds it too).
     var sink: PassthroughSink?
 
     package init(name: String, width: Int, height: Int, slots: Int) throws(UInputError) {

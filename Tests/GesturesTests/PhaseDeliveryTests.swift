@@ -111,4 +111,96 @@ final class PhaseDeliveryTests: XCTestCase {
         XCTAssertEqual(h.log, ["pinch:began@30", "pinch:changed@40", "pinch:ended@50"])
         XCTAssertEqual(h.sink.events[1].value, 180.0 / 100.0, accuracy: 1e-12)
     }
+
+    // S13: the built-in pan, long press, swipe and tap are told only how many touches a phase has,
+    // but a subclass overriding the callbacks still gets the sets themselves, in began order.
+    func testSubclassesOfCountOnlyRecognizersStillGetTheirSets() {
+        final class RecordingPan: PanGestureRecognizer {
+            var began: [[UInt8]] = []
+            var moved: [[UInt8]] = []
+            var ended: [[UInt8]] = []
+            override func touchesBegan(_ t: TouchSet) {
+                began.append(t.map(\.id))
+                super.touchesBegan(t)
+            }
+            override func touchesMoved(_ t: TouchSet) {
+                moved.append(t.map(\.id))
+                super.touchesMoved(t)
+            }
+            override func touchesEnded(_ t: TouchSet) {
+                ended.append(t.map(\.id))
+                super.touchesEnded(t)
+            }
+        }
+        final class RecordingLongPress: LongPressGestureRecognizer {
+            var moved: [[UInt8]] = []
+            override func touchesMoved(_ t: TouchSet) {
+                moved.append(t.map(\.id))
+                super.touchesMoved(t)
+            }
+        }
+        final class RecordingSwipe: SwipeGestureRecognizer {
+            var began: [[UInt8]] = []
+            override func touchesBegan(_ t: TouchSet) {
+                began.append(t.map(\.id))
+                super.touchesBegan(t)
+            }
+        }
+        final class RecordingTap: TapGestureRecognizer {
+            var moved: [[UInt8]] = []
+            override func touchesMoved(_ t: TouchSet) {
+                moved.append(t.map(\.id))
+                super.touchesMoved(t)
+            }
+        }
+        let (h, region) = multiTouchHarness()
+        let tap = RecordingTap(name: "tap", touches: 2)
+        h.add(tap, to: region)
+        let pan = RecordingPan(name: "pan")
+        let press = RecordingLongPress(name: "press", touches: 2)
+        let swipe = RecordingSwipe(name: "swipe", touches: 2)
+        h.add(pan, to: region)
+        h.add(press, to: region)
+        h.add(swipe, to: region)
+        h.frame(0, (3, 100, 100), (1, 200, 100))
+        h.frame(10, (3, 104, 100), (1, 204, 100))
+        h.frame(20, (1, 230, 100))
+        h.frame(30)
+        XCTAssertEqual(pan.began, [[3, 1]])
+        XCTAssertEqual(pan.moved, [[3, 1], [1]])
+        XCTAssertEqual(pan.ended, [[3], [1]])
+        XCTAssertEqual(press.moved, [[3, 1], [1]], "a frame's moves come before its lifts")
+        XCTAssertEqual(swipe.began, [[3, 1]])
+        XCTAssertEqual(tap.moved, [[3, 1], [1]], "1 moves 30 px at 20 ms, beyond max_movement: the tap fails")
+        XCTAssertEqual(h.log, ["pan:began@20", "pan:ended@30"], "the subclass still pans")
+    }
+
+    // S11, S20: a count-only recognizer counts only the touches it receives: a one-finger pan
+    // whose delegate refuses the second finger of a two-finger landing still pans.
+    func testACountOnlyRecognizerCountsOnlyTheTouchesItReceives() {
+        let (h, region) = multiTouchHarness()
+        let pan = PanGestureRecognizer(name: "pan", maximumTouches: 1)
+        let refuse = RefuseID(1)
+        pan.delegate = refuse
+        h.add(pan, to: region)
+        withExtendedLifetime(refuse) {
+            h.frame(0, (0, 100, 100), (1, 300, 100))
+            h.frame(10, (0, 120, 100), (1, 300, 100))
+            h.frame(20, (1, 300, 100))
+            h.frame(30)
+        }
+        XCTAssertEqual(h.log, ["pan:began@10", "pan:ended@20"])
+    }
+
+    // The engine holds its sink: one made just for it is not lost.
+    func testTheEngineKeepsItsSink() {
+        let h = EngineHarness()
+        h.add(TapGestureRecognizer(name: "tap"))
+        h.engine.sink = RecordingSink()
+        h.tap(at: 0)
+        h.finish()
+        let sink = h.engine.sink as? RecordingSink
+        XCTAssertEqual(sink?.events.map(\.state), [.recognized])
+        XCTAssertEqual(h.sink.events.count, 0, "the harness's own sink was replaced")
+    }
 }
