@@ -70,7 +70,7 @@ extension ByteAppending where Self: ~Copyable {
 
     /// Appends `s` as a JSON string literal, quotes included: `"`, `\` and control characters
     /// escaped (`\n`, `\r`, `\t`, `\b`, `\f`, else `\u00XX`); other UTF-8 passes through.
-    mutating func appendJSONString(_ s: String) {
+    package mutating func appendJSONString(_ s: String) {
         appendByte(UInt8(ascii: "\""))
         for byte in s.utf8 {
             switch byte {

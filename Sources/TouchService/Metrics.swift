@@ -2,6 +2,7 @@ import FoundationEssentials
 import Histogram
 import Synchronization
 import TouchCore
+import TouchOutputs
 import TouchRing
 
 /// Built-in timing of the running pipeline: HdrHistograms of read → recognized and
@@ -189,22 +190,11 @@ enum JSONText {
 
     static func number(_ v: Double) -> String { v.isFinite ? "\(v)" : "0" }
 
+    /// `s` as a JSON string literal: the escaping the event encoder uses (`appendJSONString`).
     static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var bytes: [UInt8] = []
+        bytes.appendJSONString(s)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
