@@ -161,7 +161,7 @@ package enum PipelineBench {
         return BenchPhaseResult(
             name: name, seconds: elapsed, framesRead: service.driver.framesRead,
             framesQueued: service.driver.framesQueued, eventsWritten: service.output.eventsWritten,
-            readToRecognized: LatencySummary(m.readToRecognized), readToWrite: LatencySummary(m.readToWrite),
+            readToRecognized: m.readToRecognizedSummary, readToWrite: m.readToWriteSummary,
             pipelineCPUMicroseconds: m.pipelineCPUMicroseconds, residentBytes: memory.current,
             peakResidentBytes: memory.peak, frameDrops: service.frames.droppedFrames,
             eventDrops: service.events.droppedEvents, lostSamples: m.lostSamples, threads: snap?.threads ?? [],

@@ -211,8 +211,15 @@ package final class ServiceSupervisor: @unchecked Sendable {
                         logger.warning("watchdog: the recognizer loop has not advanced; not feeding the watchdog")
                     }
                 }
-                if state.withLock({ $0.stopping || $0.pending != nil }) { service.stop() }
-                wake.wait(microseconds: 100_000)
+                let stopAsked = state.withLock { $0.stopping || $0.pending != nil }
+                if stopAsked { service.stop() }
+                // Stops and reloads signal `wake`. Until READY (and while a stop is being re-sent)
+                // look every 100 ms; after that only the watchdog's next check, at most a second
+                // away: an idle service's supervisor wakes once a second, not ten times.
+                var wait: Int64 = 1_000_000
+                if !readySent || stopAsked { wait = 100_000 }
+                if interval != nil { wait = min(wait, max(1, nextCheck.microseconds(since: clock()))) }
+                wake.wait(microseconds: wait)
             }
             watcher.done.signal()
         }

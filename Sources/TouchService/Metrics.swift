@@ -31,6 +31,16 @@ package final class PipelineMetrics: @unchecked Sendable {
     package private(set) var readToRecognized: Histogram<UInt64>
     /// Read (or a timer's deadline) → the output thread issued the event's writes, µs.
     package private(set) var readToWrite: Histogram<UInt64>
+    /// `readToRecognized`'s percentiles and exact mean as of the last `collect` that moved a sample
+    /// into it. Walking a histogram for its percentiles costs far more than the samples did, so it
+    /// is done once per batch of samples, not once per status publication: an idle service
+    /// publishing every second does not walk its histograms at all (docs/PERFORMANCE.md, idle CPU).
+    package private(set) var readToRecognizedSummary = LatencySummary()
+    /// `readToWrite`'s summary, refreshed as `readToRecognizedSummary` is.
+    package private(set) var readToWriteSummary = LatencySummary()
+    /// Sums of the recorded (clamped) samples, µs, for the exact means.
+    private var recognizedSum: UInt64 = 0
+    private var writtenSum: UInt64 = 0
 
     // Counters published by the loops (relaxed atomics: read by the metrics thread).
     let framesRead = Atomic<Int>(0)
@@ -75,26 +85,32 @@ package final class PipelineMetrics: @unchecked Sendable {
 
     // MARK: consumer (metrics thread)
 
-    /// Moves every waiting sample into the histograms. Returns the samples moved.
+    /// Moves every waiting sample into the histograms and refreshes the summaries of those that
+    /// received samples. Returns the samples moved.
     /// Called by one thread only (the metrics thread, or a test); allocation-free.
     @discardableResult
     package func collect() -> Int {
-        var n = 0
+        var recognized = 0
         while let v = recognizedSamples.tryPop() {
-            record(v, into: &readToRecognized)
-            n += 1
+            recognizedSum &+= record(v, into: &readToRecognized)
+            recognized += 1
         }
+        var written = 0
         while let v = writtenSamples.tryPop() {
-            record(v, into: &readToWrite)
-            n += 1
+            writtenSum &+= record(v, into: &readToWrite)
+            written += 1
         }
-        return n
+        if recognized > 0 { readToRecognizedSummary = LatencySummary(readToRecognized, sum: recognizedSum) }
+        if written > 0 { readToWriteSummary = LatencySummary(readToWrite, sum: writtenSum) }
+        return recognized + written
     }
 
+    /// Records one sample, clamped to 0…`highestTrackableMicroseconds`; returns the value recorded.
     @inline(__always)
-    private func record(_ microseconds: Int64, into h: inout Histogram<UInt64>) {
-        let v = UInt64(clamping: max(0, microseconds))
-        _ = h.record(min(v, Self.highestTrackableMicroseconds))
+    private func record(_ microseconds: Int64, into h: inout Histogram<UInt64>) -> UInt64 {
+        let v = min(UInt64(clamping: max(0, microseconds)), Self.highestTrackableMicroseconds)
+        _ = h.record(v)
+        return v
     }
 
     /// Publishes the driver's counters (driver thread, after each read).
@@ -143,14 +159,24 @@ package struct LatencySummary: Codable, Sendable, Equatable {
         self.mean = mean
     }
 
+    /// The percentiles of `h`, and its mean from its buckets (`Histogram.mean` walks every bucket).
     package init(_ h: Histogram<UInt64>) {
+        self.init(h, mean: { h.mean })
+    }
+
+    /// The percentiles of `h`, and the exact mean of its samples from their `sum`.
+    package init(_ h: Histogram<UInt64>, sum: UInt64) {
+        self.init(h, mean: { Double(sum) / Double(h.totalCount) })
+    }
+
+    private init(_ h: Histogram<UInt64>, mean: () -> Double) {
         guard h.totalCount > 0 else {
             self.init()
             return
         }
         self.init(
             count: h.totalCount, p50: h.valueAtPercentile(50), p90: h.valueAtPercentile(90),
-            p99: h.valueAtPercentile(99), p999: h.valueAtPercentile(99.9), max: h.max, mean: h.mean)
+            p99: h.valueAtPercentile(99), p999: h.valueAtPercentile(99.9), max: h.max, mean: mean())
     }
 }
 

@@ -76,6 +76,11 @@ package final class Service: @unchecked Sendable {
     /// thread, which is woken.
     private let outputOwned = Atomic<Bool>(false)
     private let outputWake: Wakeup
+    /// The output thread's longest sleep with nothing pending: 100 ms when a sink has periodic
+    /// housekeeping in `flush` (a socket accepts new clients, a UART reopens a lost port), else a
+    /// second (the 10 s summary is the only other timed work). Events, pulse ends and backed-up
+    /// sinks wake it sooner.
+    private let outputIdleMicroseconds: Int64
     private let metricsWake = Wakeup()
     private let startedAt: Instant
     private let latest = Mutex<MetricsSnapshot?>(nil)
@@ -107,6 +112,7 @@ package final class Service: @unchecked Sendable {
         frames = FrameQueue(capacity: 256)
         outputWake = Wakeup()
         writesOnRecognizerThread = channels.allSatisfy { Self.neverBlocks($0.sink) }
+        outputIdleMicroseconds = channels.contains { $0.sink is SocketSink || $0.sink is UARTSink } ? 100_000 : 1_000_000
         events = EventQueueSink(
             capacity: 1024, wake: writesOnRecognizerThread ? Wakeup(inert: true) : outputWake,
             recognizerSlots: engine.recognizers.count)
@@ -230,8 +236,8 @@ package final class Service: @unchecked Sendable {
                 capacity: events.ring.capacity, highWater: events.ring.highWaterMark, dropped: events.droppedEvents,
                 other: events.coalescedEvents),
             eventsWritten: metrics.eventsWritten.load(ordering: .relaxed),
-            readToRecognized: LatencySummary(metrics.readToRecognized),
-            readToWrite: LatencySummary(metrics.readToWrite), lostSamples: metrics.lostSamples,
+            readToRecognized: metrics.readToRecognizedSummary,
+            readToWrite: metrics.readToWriteSummary, lostSamples: metrics.lostSamples,
             threads: PipelineThread.allCases.map { $0.rawValue + " " + (sched[$0.rawValue] ?? "not started") },
             realtime: realtimeSummary, warnings: startWarnings.withLock { $0 },
             processCPUSeconds: Double(RealTime.processCPUMicroseconds()) / 1_000_000,
@@ -389,10 +395,10 @@ package final class Service: @unchecked Sendable {
                         + "\(Int(lat.mean)) µs max \(lat.maximum) µs; \(output.channelSummary)"
                 }
             }
-            let wait = output.nextWakeup(from: now) ?? 100_000
+            let wait = min(output.nextWakeup(from: now) ?? outputIdleMicroseconds, outputIdleMicroseconds)
             releaseOutput()
             if let summary { logger.info("\(summary)") }
-            outputWake.wait(microseconds: max(1, min(wait, 100_000)))
+            outputWake.wait(microseconds: max(1, wait))
         }
         acquireOutput()
         output.releaseLines()

@@ -20,4 +20,18 @@ final class ResidentMemoryTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(after.peak, during.current - (1 << 20))
         XCTAssertGreaterThanOrEqual(after.peak, after.current)
     }
+
+    /// The /proc/self/status reader the status file's `rss` comes from, on fixed text.
+    func testStatusLinesAreReadByKeyAtALineStart() {
+        let text = "Name:\ttouchwire\nVmHWM:\t   14544 kB\nVmRSS:\t    9472 kB\nRssAnon:\t 1200 kB\n"
+        XCTAssertEqual(RealTime.procStatusKilobytes("VmRSS:", in: text), 9472)
+        XCTAssertEqual(RealTime.procStatusKilobytes("VmHWM:", in: text), 14544)
+        XCTAssertNil(RealTime.procStatusKilobytes("VmLck:", in: text), "no such line")
+        XCTAssertNil(RealTime.procStatusKilobytes("Anon:", in: text), "a key matches only at a line start")
+        XCTAssertNil(RealTime.procStatusKilobytes("Name:", in: text), "no digits")
+        XCTAssertEqual(RealTime.procStatusKilobytes("VmRSS:", in: "VmRSS: 12 kB"), 12, "last line, no newline")
+        XCTAssertNil(
+            RealTime.procStatusKilobytes("VmRSS:", in: "VmRSS: 99999999999999999999999 kB\n"),
+            "a number too large for Int is no value, not a trap")
+    }
 }

@@ -27,6 +27,29 @@ final class MetricsTests: XCTestCase {
         XCTAssertEqual(r.max, 100)
         XCTAssertEqual(LatencySummary(m.readToWrite).p50, 250)
         XCTAssertEqual(m.lostSamples, 0)
+        // What the status file and bench show: the same percentiles, and the exact mean (1…100 µs).
+        let s = m.readToRecognizedSummary
+        XCTAssertEqual([s.count, s.p50, s.p99, s.max], [100, 50, 99, 100])
+        XCTAssertEqual(s.mean, 50.5)
+        XCTAssertEqual(m.readToWriteSummary.p50, 250)
+        XCTAssertEqual(m.readToWriteSummary.mean, 250)
+    }
+
+    func testSummariesChangeOnlyWithNewSamples() {
+        let clock = ManualClock()
+        let m = PipelineMetrics(clock: clock.read)
+        XCTAssertEqual(m.readToWriteSummary, LatencySummary(), "no sample yet: all zero")
+        m.eventWritten(eventTime: .zero, issuedAt: Instant(microseconds: 40))
+        m.collect()
+        let first = m.readToWriteSummary
+        XCTAssertEqual([first.count, first.max], [1, 40])
+        XCTAssertEqual(m.collect(), 0)
+        XCTAssertEqual(m.readToWriteSummary, first, "an idle collect keeps the summary")
+        m.eventWritten(eventTime: .zero, issuedAt: Instant(microseconds: 60))
+        m.collect()
+        XCTAssertEqual([m.readToWriteSummary.count, m.readToWriteSummary.max], [2, 60])
+        XCTAssertEqual(m.readToWriteSummary.mean, 50)
+        XCTAssertEqual(m.readToRecognizedSummary.count, 0, "the other histogram got no sample")
     }
 
     func testSamplesBeyondTheRingAreCountedNotWaitedFor() {
@@ -44,6 +67,9 @@ final class MetricsTests: XCTestCase {
         XCTAssertEqual(m.readToWrite.totalCount, 2)
         XCTAssertEqual(m.readToWrite.min, 0)
         XCTAssertGreaterThanOrEqual(m.readToWrite.max, PipelineMetrics.highestTrackableMicroseconds)
+        XCTAssertEqual(
+            m.readToWriteSummary.mean, Double(PipelineMetrics.highestTrackableMicroseconds) / 2,
+            "the mean is of the clamped samples (0 and the highest trackable value)")
     }
 
     func sampleSnapshot() -> MetricsSnapshot {
