@@ -112,7 +112,8 @@ package final class Service: @unchecked Sendable {
         frames = FrameQueue(capacity: 256)
         outputWake = Wakeup()
         writesOnRecognizerThread = channels.allSatisfy { Self.neverBlocks($0.sink) }
-        outputIdleMicroseconds = channels.contains { $0.sink is SocketSink || $0.sink is UARTSink } ? 100_000 : 1_000_000
+        let housekeeping = channels.contains { $0.sink is SocketSink || $0.sink is UARTSink }
+        outputIdleMicroseconds = housekeeping ? 100_000 : 1_000_000
         events = EventQueueSink(
             capacity: 1024, wake: writesOnRecognizerThread ? Wakeup(inert: true) : outputWake,
             recognizerSlots: engine.recognizers.count)
