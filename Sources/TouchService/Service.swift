@@ -63,6 +63,9 @@ package final class Service: @unchecked Sendable {
     private let running = Atomic<Bool>(false)
     private let driverWake = Wakeup()
     private let recognizerWake = Wakeup()
+    /// Which thread runs the recognizer stage: the driver thread right after its read, or the
+    /// recognizer thread (docs/PERFORMANCE.md, "read → write").
+    private let turns = RecognizerTurns()
     /// True when every sink returns at once whatever its reader does (stdout in `.nonBlocking` mode,
     /// UARTs, sockets): the recognizer thread then issues each event's GPIO levels and writes itself,
     /// right after the frame that produced it, instead of waking the output thread (one futex
@@ -346,7 +349,7 @@ package final class Service: @unchecked Sendable {
         while isRunning {
             let turn = loop.turn()
             if let error = turn.lineError { logger.warning("INT line: \(error)") }
-            if turn.queued { recognizerWake.signal() }
+            if turn.queued { recognizeOnDriverThread() }
             publishDriverCounters()
             if let wait = turn.waitMicroseconds { driverWake.wait(microseconds: wait) }
         }
@@ -358,19 +361,39 @@ package final class Service: @unchecked Sendable {
         health.publish(driver.state, reinitialisations: driver.reinitialisations)
     }
 
+    /// The driver thread, after a read queued frames: recognizes them and writes their events
+    /// itself when the recognizer thread is not in the middle of a pass (`RecognizerTurns`: no
+    /// wake-up between read and write), else wakes the recognizer thread. Never waits.
+    private func recognizeOnDriverThread() {
+        guard !health.recognizerHung.load(ordering: .relaxed), turns.tryAcquire() else {
+            recognizerWake.signal()
+            return
+        }
+        recognizer.step(now: clock())
+        if writesOnRecognizerThread && events.ring.count > 0 { writeEventsNow() }
+        let wakeForTimer = turns.mustWake(for: engine.nextDeadline)
+        turns.release()
+        if wakeForTimer { recognizerWake.signal() }
+    }
+
+    /// The recognizer thread: timers, and the frames the driver thread left to it.
     private func recognizerLoop() {
         while isRunning {
+            turns.recognizerAwoke()
             if health.recognizerHung.load(ordering: .relaxed) {  // test-only fault: no progress
                 recognizerWake.wait(microseconds: 1_000_000)
                 continue
             }
             health.recognizerTicks.add(1, ordering: .relaxed)
-            let now = clock()
-            recognizer.step(now: now)
+            turns.acquire()
+            recognizer.step(now: clock())
             if writesOnRecognizerThread && events.ring.count > 0 { writeEventsNow() }
             // Sleep until a frame arrives or the next timer is due (at most a second).
-            let wait = recognizer.timeUntilNextDeadline(from: clock()) ?? 1_000_000
-            recognizerWake.wait(microseconds: max(1, min(wait, 1_000_000)))
+            let now = clock()
+            let wait = max(1, min(recognizer.timeUntilNextDeadline(from: now) ?? 1_000_000, 1_000_000))
+            turns.recognizerWillSleep(until: now.advanced(byMicroseconds: wait))
+            turns.release()
+            recognizerWake.wait(microseconds: wait)
         }
     }
 
