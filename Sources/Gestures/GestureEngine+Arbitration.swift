@@ -69,7 +69,7 @@ extension GestureEngine {
                 r.heldEvent = makeEvent(r, .began)
             } else if current == .began || current == .changed {
                 r.committedState = .changed
-                enqueue(makeEvent(r, .changed))
+                enqueueEvent(r, .changed)
             }
         case .ended:
             if r.deferredTransition != nil {
@@ -80,7 +80,7 @@ extension GestureEngine {
                 if r.isContinuous { r.heldTransition = .ended }
             } else if current == .began || current == .changed {
                 r.committedState = .ended
-                enqueue(makeEvent(r, .ended))
+                enqueueEvent(r, .ended)
             } else if current == .possible && !r.isContinuous {
                 requestTransition(r, to: .recognized)
             }
@@ -138,7 +138,7 @@ extension GestureEngine {
     func cancel(_ r: GestureRecognizer) {
         r.committedState = .cancelled
         r.timerDeadline = nil
-        enqueue(makeEvent(r, .cancelled))  // S4 decision: cancel sends an action
+        enqueueEvent(r, .cancelled)  // S4 decision: cancel sends an action
     }
 
     func commit(_ r: GestureRecognizer, _ target: GestureState) {
@@ -214,8 +214,8 @@ extension GestureEngine {
         r.committedState = .failed
         r.deferredTransition = nil
         r.heldTransition = nil
-        r.heldEvent = nil
-        r.timerDeadline = nil
+        if r.heldEvent != nil { r.heldEvent = nil }
+        if r.timerDeadline != nil { r.timerDeadline = nil }
         for k in 0..<r.touchSlotCount {
             let s = Int(r.touchSlots[k])
             if s >= 0 { releaseHolds(s) }
@@ -289,8 +289,12 @@ extension GestureEngine {
         return false
     }
 
-    func prepareRelationsIfNeeded() {
-        guard relationsDirty else { return }
+    /// Resolves the relations and the regions' recognizer masks after a change (a flag test per frame).
+    @inline(__always) func prepareRelationsIfNeeded() {
+        if relationsDirty { prepareRelations() }
+    }
+
+    func prepareRelations() {
         relationsDirty = false
         for j in regions.indices { recognizersOver[j] = 0 }
         for (i, r) in recognizers.enumerated() {

@@ -12,6 +12,24 @@ extension GestureEngine {
         return e
     }
 
+    /// `enqueue(makeEvent(r, state))`, with the event built where it is queued (no 136-byte
+    /// copy) for a built-in recognizer (`readsOnlyTouchCount`: its `fillEvent` queues nothing).
+    /// A subclass's `fillEvent` may set `state`, queueing an action of its own first: it keeps
+    /// the two steps, so the order of actions is the same either way.
+    func enqueueEvent(_ r: GestureRecognizer, _ state: GestureState) {
+        guard r.readsOnlyTouchCount && pendingCount < actionCapacity else {
+            enqueue(makeEvent(r, state))
+            return
+        }
+        let slot = pending + pendingCount
+        slot.initialize(
+            to: GestureEvent(
+                time: now, recognizer: r.index, kind: r.kind, state: state, region: r.regionIndex,
+                location: centroid(of: r), touches: countTouches(of: r)))
+        r.fillEvent(&slot.pointee)
+        pendingCount += 1
+    }
+
     func enqueue(_ e: GestureEvent) {
         guard pendingCount < actionCapacity else {
             droppedActions += 1
@@ -56,7 +74,7 @@ extension GestureEngine {
                         out = sink
                     }
                 }
-                out?.emit(pending[i])
+                out?.emit(eventAt: pending + i)
             }
             pendingCount = 0
         }
@@ -103,8 +121,8 @@ extension GestureEngine {
         involvedMask &= ~(1 << UInt64(r.index))
         r.deferredTransition = nil
         r.heldTransition = nil
-        r.heldEvent = nil
-        r.timerDeadline = nil
+        if r.heldEvent != nil { r.heldEvent = nil }  // (the test: no 137-byte store when already nil)
+        if r.timerDeadline != nil { r.timerDeadline = nil }
         r.committedState = .possible
         r.reset()
         var live = inUseRecords

@@ -230,7 +230,21 @@ public final class GestureEngine {
 
     /// `advance(to:)`, except that the timers of the recognizers in `held` (bit = index) due
     /// exactly at `instant` stay armed: they are fired after the frame at `instant` (see `process`).
-    func advance(to instant: Instant, holding held: UInt64) {
+    @inline(__always) func advance(to instant: Instant, holding held: UInt64) {
+        // No timer due by `instant` (the usual case), known from the remembered earliest one:
+        // the clock moves on without a search or a call.
+        if held == 0
+            && (timerMask == 0 || (earliestTimerIndex >= 0 && deadlines[earliestTimerIndex] > instant.microseconds))
+        {
+            if instant > now { now = instant }
+            touchStamp &+= 1
+        } else {
+            fireTimers(upTo: instant, holding: held)
+        }
+    }
+
+    /// `advance(to:holding:)` when a timer may be due.
+    func fireTimers(upTo instant: Instant, holding held: UInt64) {
         while let (i, deadline) = earliestTimer(holding: held, at: instant), deadline <= instant {
             if deadline > now { now = deadline }
             touchStamp &+= 1
