@@ -214,7 +214,7 @@ extension GestureEngine {
         r.committedState = .failed
         r.deferredTransition = nil
         r.heldTransition = nil
-        if r.heldEvent != nil { r.heldEvent = nil }
+        r.hasHeldEvent = false
         if r.timerDeadline != nil { r.timerDeadline = nil }
         for k in 0..<r.touchSlotCount {
             let s = Int(r.touchSlots[k])

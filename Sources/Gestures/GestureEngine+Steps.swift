@@ -121,7 +121,7 @@ extension GestureEngine {
         involvedMask &= ~(1 << UInt64(r.index))
         r.deferredTransition = nil
         r.heldTransition = nil
-        if r.heldEvent != nil { r.heldEvent = nil }  // (the test: no 137-byte store when already nil)
+        r.hasHeldEvent = false
         if r.timerDeadline != nil { r.timerDeadline = nil }
         r.committedState = .possible
         r.reset()

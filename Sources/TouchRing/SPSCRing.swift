@@ -76,6 +76,16 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         return true
     }
 
+    /// Producer: `tryPush(element.pointee)` with the element copied once, straight from where it
+    /// lies into the ring (a plain value: a byte copy).
+    @inlinable @inline(__always) @discardableResult
+    public func tryPush(from element: UnsafePointer<Element>) -> Bool {
+        guard let slot = nextFreeSlot() else { return false }
+        UnsafeMutableRawPointer(slot).copyMemory(from: element, byteCount: MemoryLayout<Element>.size)
+        commitPush()
+        return true
+    }
+
     /// Producer: the slot the next push fills, or nil when the ring is full (counting a
     /// refusal, as `tryPush`). The slot holds an older element (or zero bytes), so a large element
     /// can be written in part, in place — no copy of the whole; `commitPush()` then publishes it.

@@ -58,7 +58,7 @@ package final class EventQueueSink: GestureEventSink, @unchecked Sendable {
                 stash[r] = event.pointee
                 coalesced.wrappingAdd(1, ordering: .relaxed)
             } else if ring.freeSlotsForProducer > reserve {
-                ring.tryPush(event.pointee)
+                ring.tryPush(from: event)
             } else {
                 stash[r] = event.pointee
                 stashed[r] = true
@@ -70,7 +70,7 @@ package final class EventQueueSink: GestureEventSink, @unchecked Sendable {
                 stashed[r] = false
                 stashCount -= 1
             }
-            if !ring.tryPush(event.pointee) { lost.wrappingAdd(1, ordering: .relaxed) }
+            if !ring.tryPush(from: event) { lost.wrappingAdd(1, ordering: .relaxed) }
         }
         wake.signal()
     }
