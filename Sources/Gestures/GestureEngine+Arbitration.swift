@@ -173,31 +173,36 @@ extension GestureEngine {
         // S14: prevent the others still possible; S15: fail those waiting for this one. Every one
         // of them is failed before any failure releases a recognizer waiting for it, so that a
         // recognizer this one prevents is never released by a failure it caused.
+        // (Each other recognizer is read through a guaranteed reference: no retain per question.)
         var forced: UInt64 = 0
         for i in 0..<recognizers.count {
-            unowned(unsafe) let o = recognizer(i)
-            guard o !== r && o.committedState == .possible else { continue }
-            if o.heldTransition != nil && requires(o, r) {
-                if diagnostics != nil {
-                    diagnose(o, "failed: \(r.name) recognized, and this one requires it to fail (S15)")
+            let force = withRecognizer(i) { o -> Bool in
+                guard o !== r && o.committedState == .possible else { return false }
+                if o.heldTransition != nil && requires(o, r) {
+                    if diagnostics != nil {
+                        diagnose(o, "failed: \(r.name) recognized, and this one requires it to fail (S15)")
+                    }
+                    return true
                 }
-                forced |= 1 << UInt64(o.index)
-                continue
+                guard o.isInvolved, !simultaneous(r, o) else { return false }
+                if r.canPrevent(o) && o.canBePrevented(by: r) {
+                    if diagnostics != nil {
+                        diagnose(o, "failed: prevented by \(r.name), which recognized first (S14)")
+                    }
+                    return true
+                }
+                return false
             }
-            guard o.isInvolved, !simultaneous(r, o) else { continue }
-            if r.canPrevent(o) && o.canBePrevented(by: r) {
-                if diagnostics != nil { diagnose(o, "failed: prevented by \(r.name), which recognized first (S14)") }
-                forced |= 1 << UInt64(o.index)
-            }
+            if force { forced |= 1 << UInt64(i) }
         }
         var mask = forced
         while mask != 0 {
-            markFailed(recognizer(mask.trailingZeroBitCount))
+            withRecognizer(mask.trailingZeroBitCount) { markFailed($0) }
             mask &= mask - 1
         }
         mask = forced
         while mask != 0 {
-            releaseWaiters(on: recognizer(mask.trailingZeroBitCount))
+            withRecognizer(mask.trailingZeroBitCount) { releaseWaiters(on: $0) }
             mask &= mask - 1
         }
     }
@@ -224,7 +229,14 @@ extension GestureEngine {
 
     /// S15: a recognizer waiting for `r`'s failure may now take its transition.
     func releaseWaiters(on r: GestureRecognizer) {
-        for i in 0..<recognizers.count {
+        // In index order, each one's hold read when it is visited (a release may decide others):
+        // the recognizers not holding a transition are not visited.
+        var next = 0
+        while next < 64 {
+            let candidates = heldMask & (UInt64.max << UInt64(next))
+            guard candidates != 0 else { break }
+            let i = candidates.trailingZeroBitCount
+            next = i + 1
             withRecognizer(i) { h in
                 if h.heldTransition != nil && h.committedState == .possible && requires(h, r) { reevaluate(h) }
             }
@@ -256,21 +268,24 @@ extension GestureEngine {
 
     func firstRequirementUndecided(_ h: GestureRecognizer) -> GestureRecognizer? {
         for i in 0..<recognizers.count {
-            unowned(unsafe) let o = recognizer(i)
-            guard o !== h && o.isInvolved && o.committedState == .possible && o.isEnabled else { continue }
-            if requires(h, o) { return o }
+            let found = withRecognizer(i) { o in
+                o !== h && o.isInvolved && o.committedState == .possible && o.isEnabled && requires(h, o)
+            }
+            if found { return recognizer(i) }
         }
         return nil
     }
 
     func firstRequirementSucceeded(_ h: GestureRecognizer) -> GestureRecognizer? {
         for i in 0..<recognizers.count {
-            unowned(unsafe) let o = recognizer(i)
-            guard o !== h else { continue }
-            switch o.committedState {
-            case .began, .changed, .ended, .recognized: if requires(h, o) { return o }
-            default: continue
+            let found = withRecognizer(i) { o -> Bool in
+                guard o !== h else { return false }
+                switch o.committedState {
+                case .began, .changed, .ended, .recognized: return requires(h, o)
+                default: return false
+                }
             }
+            if found { return recognizer(i) }
         }
         return nil
     }

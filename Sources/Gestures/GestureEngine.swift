@@ -176,6 +176,7 @@ public final class GestureEngine {
         if recognizer.timerDeadline != nil { timerMask |= 1 << UInt64(recognizer.index) }
         earliestTimerIndex = -1
         if recognizer.committedState.isTerminal { terminalMask |= 1 << UInt64(recognizer.index) }
+        if recognizer.heldTransition != nil { heldMask |= 1 << UInt64(recognizer.index) }
         recognizer.measuredStamp = 0  // no measure from another engine counts here
         recognizers.append(recognizer)
         relationsDirty = true
@@ -201,6 +202,9 @@ public final class GestureEngine {
     /// The armed timer due first (recognizer index), or -1 when not known: found by
     /// `earliestTimer` once, forgotten by `timerChanged`, so the deadline loop rarely scans.
     @exclusivity(unchecked) var earliestTimerIndex = -1
+
+    /// Recognizers holding a transition until others fail (bit = index; `heldTransition` keeps it).
+    @exclusivity(unchecked) var heldMask: UInt64 = 0
 
     /// Recognizers whose timer is armed (bit = recognizer index), kept by `timerChanged`.
     @exclusivity(unchecked) var timerMask: UInt64 = 0

@@ -73,7 +73,16 @@ open class GestureRecognizer {
     }
     /// The transition held back by a failure requirement (S15): `.began`, `.recognized`, or
     /// `.ended` (began, then ended while waiting).
-    @exclusivity(unchecked) final var heldTransition: GestureState?
+    @exclusivity(unchecked) final var heldTransition: GestureState? {
+        didSet {
+            // The engine keeps the set of held recognizers: a failure visits only those (S15).
+            guard (oldValue == nil) != (heldTransition == nil), index >= 0, let e = engineLink else { return }
+            let bit: UInt64 = 1 << UInt64(index)
+            e._withUnsafeGuaranteedRef { engine in
+                if heldTransition == nil { engine.heldMask &= ~bit } else { engine.heldMask |= bit }
+            }
+        }
+    }
     final var heldEvent: GestureEvent? {
         get { hasHeldEvent ? heldEventValue : nil }
         set {
