@@ -8,7 +8,10 @@ extension GestureEngine {
         let region = records[s].deliveryRegion
         guard region >= 0 else { return }
         records[s].lastDelivered = p
-        sink?.deliver(RegionDelivery(time: now, region: region, phase: phase, touch: records[s].touch.id, location: p))
+        if sinkTakesDeliveries {
+            sink?.deliver(
+                RegionDelivery(time: now, region: region, phase: phase, touch: records[s].touch.id, location: p))
+        }
         if phase == .ended, let control = regions[region].enclosingControl, control.frame.contains(p) {
             // S28: the control's default action (touch up inside).
             var e = GestureEvent(

@@ -20,7 +20,11 @@ public final class GestureEngine {
     /// Receives the actions' events and the region deliveries. Held strongly (until issue 16's
     /// fourth pass it was weak: a weak load and a slow release on every step with events); set
     /// it to nil to let go of the sink, and a sink must not hold its engine strongly.
-    @exclusivity(unchecked) public var sink: GestureEventSink?
+    @exclusivity(unchecked) public var sink: GestureEventSink? {
+        didSet { sinkTakesDeliveries = sink?.takesRegionDeliveries ?? false }
+    }
+    /// `sink?.takesRegionDeliveries`, read when the sink is set.
+    @exclusivity(unchecked) var sinkTakesDeliveries = false
     /// Pixels per point, for thresholds given in points.
     public let pixelsPerPoint: Double
 
@@ -367,7 +371,7 @@ public final class GestureEngine {
             isDeliveringFrame = true
             deliverPhasesToRecognizers()
             isDeliveringFrame = false
-            resolveDeferredTransitions()
+            if deferredMask != 0 { resolveDeferredTransitions() }
         }
         deliverPhasesToRegions()
         finishStep()

@@ -8,9 +8,13 @@ public protocol GestureEventSink: AnyObject {
     /// may read the event in place instead (no copy of the 136-byte value per action).
     func emit(eventAt event: UnsafePointer<GestureEvent>)
     func deliver(_ delivery: RegionDelivery)
+    /// False for a sink whose `deliver` does nothing: the engine then builds no delivery for it.
+    /// Read when the sink is set (`GestureEngine.sink`). Default true.
+    var takesRegionDeliveries: Bool { get }
 }
 
 extension GestureEventSink {
+    public var takesRegionDeliveries: Bool { true }
     public func emit(eventAt event: UnsafePointer<GestureEvent>) { emit(event.pointee) }
     public func deliver(_ delivery: RegionDelivery) {}
 }

@@ -121,6 +121,15 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         }
     }
 
+    /// Producer: whether more than `n` slots are free — `freeSlotsForProducer > n`, reading the
+    /// consumer's index only when the producer's last view of it does not already show enough.
+    @inlinable public func hasMoreFreeSlots(than n: Int) -> Bool {
+        let t = tail.load(ordering: .relaxed)
+        if capacity - (t &- producerCachedHead) > n { return true }
+        producerCachedHead = head.load(ordering: .acquiring)
+        return capacity - (t &- producerCachedHead) > n
+    }
+
     /// Producer: free slots as seen now (may grow concurrently as the consumer pops).
     @inlinable public var freeSlotsForProducer: Int {
         producerCachedHead = head.load(ordering: .acquiring)

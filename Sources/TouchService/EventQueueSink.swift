@@ -57,7 +57,7 @@ package final class EventQueueSink: GestureEventSink, @unchecked Sendable {
             if stashed[r] {
                 stash[r] = event.pointee
                 coalesced.wrappingAdd(1, ordering: .relaxed)
-            } else if ring.freeSlotsForProducer > reserve {
+            } else if ring.hasMoreFreeSlots(than: reserve) {
                 ring.tryPush(from: event)
             } else {
                 stash[r] = event.pointee
@@ -74,6 +74,9 @@ package final class EventQueueSink: GestureEventSink, @unchecked Sendable {
         }
         wake.signal()
     }
+
+    /// Region deliveries are not queued (the output thread writes actions only).
+    package var takesRegionDeliveries: Bool { false }
 
     /// Moves stashed `changed` events into the ring while it has more than `reserve` free slots.
     private func pushStashes() {
