@@ -96,8 +96,13 @@ extension GestureEngine {
         }
     }
 
-    /// S24/S25: delivers what was withheld once no undecided recognizer holds it.
-    func releaseHolds(_ s: Int) {
+    /// S24/S25: delivers what was withheld once no undecided recognizer holds it (a test of two
+    /// flags when nothing is withheld, the usual case).
+    @inline(__always) func releaseHolds(_ s: Int) {
+        if records[s].beganWithheld || records[s].endedWithheld { releaseWithheld(s) }
+    }
+
+    func releaseWithheld(_ s: Int) {
         guard records[s].inUse, records[s].deliveryRegion >= 0, !records[s].finishedOnRegion else { return }
         if records[s].beganWithheld && !isHeld(s, began: true) {
             records[s].beganWithheld = false

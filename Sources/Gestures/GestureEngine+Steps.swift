@@ -199,11 +199,12 @@ extension GestureEngine {
         var sx = 0.0
         var sy = 0.0
         var n = 0.0
+        let bit: UInt64 = 1 << UInt64(r.index)
         for k in 0..<r.touchSlotCount {
+            // Current and not lifted or cancelled in this step: down (a lift or cancel clears
+            // `isDown` as it sets the phase).
             let s = Int(r.touchSlots[k])
-            guard isCurrent(s, for: r) else { continue }
-            let phase = records[s].touch.phase
-            guard phase != .ended && phase != .cancelled else { continue }
+            guard s >= 0, records[s].inUse, records[s].isDown, records[s].receivers & bit != 0 else { continue }
             sx += records[s].touch.location.x
             sy += records[s].touch.location.y
             n += 1
@@ -217,11 +218,10 @@ extension GestureEngine {
         var first = Point.zero
         var second = Point.zero
         var found = 0
+        let bit: UInt64 = 1 << UInt64(r.index)
         for k in 0..<r.touchSlotCount {
-            let s = Int(r.touchSlots[k])
-            guard isCurrent(s, for: r) else { continue }
-            let phase = records[s].touch.phase
-            guard phase != .ended && phase != .cancelled else { continue }
+            let s = Int(r.touchSlots[k])  // current and still down, as in `centroidOfTouchesDown`
+            guard s >= 0, records[s].inUse, records[s].isDown, records[s].receivers & bit != 0 else { continue }
             if found == 0 {
                 first = records[s].touch.location
             } else if found == 1 {
