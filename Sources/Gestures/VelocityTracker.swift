@@ -38,11 +38,16 @@ public struct VelocityTracker: Sendable {
 
     public mutating func add(_ p: Point, at t: Instant) {
         let time = t.microseconds
-        // A pause since the newest sample ends the run: the samples before it no longer count.
-        if stored == 0 || time &- times[(next &+ 15) & 15] > VelocityTracker.stopHorizonMicroseconds { runCount = 0 }
-        // Samples out of time order (never from the engine: its clock only moves on): count by
-        // testing every sample's age from now until `reset`.
-        if stored > 0 && time < times[(next &+ 15) & 15] { unordered = true }
+        if stored == 0 {
+            runCount = 0
+        } else {
+            let previous = times[(next &+ 15) & 15]
+            // A pause since the newest sample ends the run: the samples before it no longer count.
+            if time &- previous > VelocityTracker.stopHorizonMicroseconds { runCount = 0 }
+            // Samples out of time order (never from the engine: its clock only moves on): count
+            // by testing every sample's age from now until `reset`.
+            if time < previous { unordered = true }
+        }
         times[next] = time
         xs[next] = p.x
         ys[next] = p.y
