@@ -289,7 +289,7 @@ public final class GestureEngine {
     package func process(frameAt frame: UnsafePointer<TouchFrame>) {
         // (A frame stamped before `now` is handled at `now`, after every timer due by then.)
         let timestamp = frame.pointee.timestamp
-        let held = timerMask == 0 || timestamp < now ? 0 : receiversOfTouchesEnded(by: frame)
+        let held = timerMask == 0 || downIDs == 0 || timestamp < now ? 0 : receiversOfTouchesEnded(by: frame)
         advance(to: timestamp, holding: held)
         apply(frame)
         // The timers held back above (unless the frame disarmed them), and any due now that it armed.
