@@ -69,7 +69,7 @@ extension GestureEngine {
                 r.heldEvent = makeEvent(r, .began)
             } else if current == .began || current == .changed {
                 r.committedState = .changed
-                enqueue(makeEvent(r, .changed))
+                enqueueEvent(r, .changed)
             }
         case .ended:
             if r.deferredTransition != nil {
@@ -80,7 +80,7 @@ extension GestureEngine {
                 if r.isContinuous { r.heldTransition = .ended }
             } else if current == .began || current == .changed {
                 r.committedState = .ended
-                enqueue(makeEvent(r, .ended))
+                enqueueEvent(r, .ended)
             } else if current == .possible && !r.isContinuous {
                 requestTransition(r, to: .recognized)
             }
@@ -138,7 +138,7 @@ extension GestureEngine {
     func cancel(_ r: GestureRecognizer) {
         r.committedState = .cancelled
         r.timerDeadline = nil
-        enqueue(makeEvent(r, .cancelled))  // S4 decision: cancel sends an action
+        enqueueEvent(r, .cancelled)  // S4 decision: cancel sends an action
     }
 
     func commit(_ r: GestureRecognizer, _ target: GestureState) {
@@ -173,31 +173,36 @@ extension GestureEngine {
         // S14: prevent the others still possible; S15: fail those waiting for this one. Every one
         // of them is failed before any failure releases a recognizer waiting for it, so that a
         // recognizer this one prevents is never released by a failure it caused.
+        // (Each other recognizer is read through a guaranteed reference: no retain per question.)
         var forced: UInt64 = 0
         for i in 0..<recognizers.count {
-            unowned(unsafe) let o = recognizer(i)
-            guard o !== r && o.committedState == .possible else { continue }
-            if o.heldTransition != nil && requires(o, r) {
-                if diagnostics != nil {
-                    diagnose(o, "failed: \(r.name) recognized, and this one requires it to fail (S15)")
+            let force = withRecognizer(i) { o -> Bool in
+                guard o !== r && o.committedState == .possible else { return false }
+                if o.heldTransition != nil && requires(o, r) {
+                    if diagnostics != nil {
+                        diagnose(o, "failed: \(r.name) recognized, and this one requires it to fail (S15)")
+                    }
+                    return true
                 }
-                forced |= 1 << UInt64(o.index)
-                continue
+                guard o.isInvolved, !simultaneous(r, o) else { return false }
+                if r.canPrevent(o) && o.canBePrevented(by: r) {
+                    if diagnostics != nil {
+                        diagnose(o, "failed: prevented by \(r.name), which recognized first (S14)")
+                    }
+                    return true
+                }
+                return false
             }
-            guard o.isInvolved, !simultaneous(r, o) else { continue }
-            if r.canPrevent(o) && o.canBePrevented(by: r) {
-                if diagnostics != nil { diagnose(o, "failed: prevented by \(r.name), which recognized first (S14)") }
-                forced |= 1 << UInt64(o.index)
-            }
+            if force { forced |= 1 << UInt64(i) }
         }
         var mask = forced
         while mask != 0 {
-            markFailed(recognizer(mask.trailingZeroBitCount))
+            withRecognizer(mask.trailingZeroBitCount) { markFailed($0) }
             mask &= mask - 1
         }
         mask = forced
         while mask != 0 {
-            releaseWaiters(on: recognizer(mask.trailingZeroBitCount))
+            withRecognizer(mask.trailingZeroBitCount) { releaseWaiters(on: $0) }
             mask &= mask - 1
         }
     }
@@ -214,8 +219,8 @@ extension GestureEngine {
         r.committedState = .failed
         r.deferredTransition = nil
         r.heldTransition = nil
-        r.heldEvent = nil
-        r.timerDeadline = nil
+        r.hasHeldEvent = false
+        if r.timerDeadline != nil { r.timerDeadline = nil }
         for k in 0..<r.touchSlotCount {
             let s = Int(r.touchSlots[k])
             if s >= 0 { releaseHolds(s) }
@@ -224,7 +229,14 @@ extension GestureEngine {
 
     /// S15: a recognizer waiting for `r`'s failure may now take its transition.
     func releaseWaiters(on r: GestureRecognizer) {
-        for i in 0..<recognizers.count {
+        // In index order, each one's hold read when it is visited (a release may decide others):
+        // the recognizers not holding a transition are not visited.
+        var next = 0
+        while next < 64 {
+            let candidates = heldMask & (UInt64.max << UInt64(next))
+            guard candidates != 0 else { break }
+            let i = candidates.trailingZeroBitCount
+            next = i + 1
             withRecognizer(i) { h in
                 if h.heldTransition != nil && h.committedState == .possible && requires(h, r) { reevaluate(h) }
             }
@@ -256,21 +268,24 @@ extension GestureEngine {
 
     func firstRequirementUndecided(_ h: GestureRecognizer) -> GestureRecognizer? {
         for i in 0..<recognizers.count {
-            unowned(unsafe) let o = recognizer(i)
-            guard o !== h && o.isInvolved && o.committedState == .possible && o.isEnabled else { continue }
-            if requires(h, o) { return o }
+            let found = withRecognizer(i) { o in
+                o !== h && o.isInvolved && o.committedState == .possible && o.isEnabled && requires(h, o)
+            }
+            if found { return recognizer(i) }
         }
         return nil
     }
 
     func firstRequirementSucceeded(_ h: GestureRecognizer) -> GestureRecognizer? {
         for i in 0..<recognizers.count {
-            unowned(unsafe) let o = recognizer(i)
-            guard o !== h else { continue }
-            switch o.committedState {
-            case .began, .changed, .ended, .recognized: if requires(h, o) { return o }
-            default: continue
+            let found = withRecognizer(i) { o -> Bool in
+                guard o !== h else { return false }
+                switch o.committedState {
+                case .began, .changed, .ended, .recognized: return requires(h, o)
+                default: return false
+                }
             }
+            if found { return recognizer(i) }
         }
         return nil
     }
@@ -289,8 +304,12 @@ extension GestureEngine {
         return false
     }
 
-    func prepareRelationsIfNeeded() {
-        guard relationsDirty else { return }
+    /// Resolves the relations and the regions' recognizer masks after a change (a flag test per frame).
+    @inline(__always) func prepareRelationsIfNeeded() {
+        if relationsDirty { prepareRelations() }
+    }
+
+    func prepareRelations() {
         relationsDirty = false
         for j in regions.indices { recognizersOver[j] = 0 }
         for (i, r) in recognizers.enumerated() {

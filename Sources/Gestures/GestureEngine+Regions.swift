@@ -8,7 +8,10 @@ extension GestureEngine {
         let region = records[s].deliveryRegion
         guard region >= 0 else { return }
         records[s].lastDelivered = p
-        sink?.deliver(RegionDelivery(time: now, region: region, phase: phase, touch: records[s].touch.id, location: p))
+        if sinkTakesDeliveries {
+            sink?.deliver(
+                RegionDelivery(time: now, region: region, phase: phase, touch: records[s].touch.id, location: p))
+        }
         if phase == .ended, let control = regions[region].enclosingControl, control.frame.contains(p) {
             // S28: the control's default action (touch up inside).
             var e = GestureEvent(
@@ -93,8 +96,13 @@ extension GestureEngine {
         }
     }
 
-    /// S24/S25: delivers what was withheld once no undecided recognizer holds it.
-    func releaseHolds(_ s: Int) {
+    /// S24/S25: delivers what was withheld once no undecided recognizer holds it (a test of two
+    /// flags when nothing is withheld, the usual case).
+    @inline(__always) func releaseHolds(_ s: Int) {
+        if records[s].beganWithheld || records[s].endedWithheld { releaseWithheld(s) }
+    }
+
+    func releaseWithheld(_ s: Int) {
         guard records[s].inUse, records[s].deliveryRegion >= 0, !records[s].finishedOnRegion else { return }
         if records[s].beganWithheld && !isHeld(s, began: true) {
             records[s].beganWithheld = false

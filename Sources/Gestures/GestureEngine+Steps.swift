@@ -12,6 +12,24 @@ extension GestureEngine {
         return e
     }
 
+    /// `enqueue(makeEvent(r, state))`, with the event built where it is queued (no 136-byte
+    /// copy) for a built-in recognizer (`readsOnlyTouchCount`: its `fillEvent` queues nothing).
+    /// A subclass's `fillEvent` may set `state`, queueing an action of its own first: it keeps
+    /// the two steps, so the order of actions is the same either way.
+    func enqueueEvent(_ r: GestureRecognizer, _ state: GestureState) {
+        guard r.readsOnlyTouchCount && pendingCount < actionCapacity else {
+            enqueue(makeEvent(r, state))
+            return
+        }
+        let slot = pending + pendingCount
+        slot.initialize(
+            to: GestureEvent(
+                time: now, recognizer: r.index, kind: r.kind, state: state, region: r.regionIndex,
+                location: centroid(of: r), touches: countTouches(of: r)))
+        r.fillEvent(&slot.pointee)
+        pendingCount += 1
+    }
+
     func enqueue(_ e: GestureEvent) {
         guard pendingCount < actionCapacity else {
             droppedActions += 1
@@ -56,7 +74,7 @@ extension GestureEngine {
                         out = sink
                     }
                 }
-                out?.emit(pending[i])
+                out?.emit(eventAt: pending + i)
             }
             pendingCount = 0
         }
@@ -103,8 +121,8 @@ extension GestureEngine {
         involvedMask &= ~(1 << UInt64(r.index))
         r.deferredTransition = nil
         r.heldTransition = nil
-        r.heldEvent = nil
-        r.timerDeadline = nil
+        r.hasHeldEvent = false
+        if r.timerDeadline != nil { r.timerDeadline = nil }
         r.committedState = .possible
         r.reset()
         var live = inUseRecords
@@ -181,11 +199,12 @@ extension GestureEngine {
         var sx = 0.0
         var sy = 0.0
         var n = 0.0
+        let bit: UInt64 = 1 << UInt64(r.index)
         for k in 0..<r.touchSlotCount {
+            // Current and not lifted or cancelled in this step: down (a lift or cancel clears
+            // `isDown` as it sets the phase).
             let s = Int(r.touchSlots[k])
-            guard isCurrent(s, for: r) else { continue }
-            let phase = records[s].touch.phase
-            guard phase != .ended && phase != .cancelled else { continue }
+            guard s >= 0, records[s].inUse, records[s].isDown, records[s].receivers & bit != 0 else { continue }
             sx += records[s].touch.location.x
             sy += records[s].touch.location.y
             n += 1
@@ -199,11 +218,10 @@ extension GestureEngine {
         var first = Point.zero
         var second = Point.zero
         var found = 0
+        let bit: UInt64 = 1 << UInt64(r.index)
         for k in 0..<r.touchSlotCount {
-            let s = Int(r.touchSlots[k])
-            guard isCurrent(s, for: r) else { continue }
-            let phase = records[s].touch.phase
-            guard phase != .ended && phase != .cancelled else { continue }
+            let s = Int(r.touchSlots[k])  // current and still down, as in `centroidOfTouchesDown`
+            guard s >= 0, records[s].inUse, records[s].isDown, records[s].receivers & bit != 0 else { continue }
             if found == 0 {
                 first = records[s].touch.location
             } else if found == 1 {

@@ -146,58 +146,76 @@ extension GestureEngine {
             default: break
             }
         }
+        // Phases in this order; a phase no live recognizer receives costs one test.
+        if began & ~terminalMask != 0 { deliver(.began, to: began, records: beganRecords) }
+        if moved & ~terminalMask != 0 { deliver(.moved, to: moved, records: movedRecords) }
+        if ended & ~terminalMask != 0 { deliver(.ended, to: ended, records: endedRecords) }
+    }
+
+    /// Calls the phase's callback of each recognizer in `receivers` (bit = index) with the touches
+    /// of `inPhase` (bit = record index) it still receives.
+    @inline(__always) func deliver(_ phase: TouchPhase, to receivers: UInt64, records inPhase: UInt32) {
         let shared = phaseSets
         let own = phaseSets + 1
-        for step in 0..<3 {
-            let phase: TouchPhase = step == 0 ? .began : (step == 1 ? .moved : .ended)
-            // Recognizers already failed, cancelled or ended this sequence are not visited (S6).
-            var mask = (step == 0 ? began : (step == 1 ? moved : ended)) & ~terminalMask
-            let inPhase = step == 0 ? beganRecords : (step == 1 ? movedRecords : endedRecords)
-            // The set of every touch in the phase, built once and handed to each recognizer that
-            // receives all of them (the usual case); one that receives only some gets its own.
-            var sharedBuilt = false
-            while mask != 0 {
-                let i = mask.trailingZeroBitCount
-                mask &= mask - 1
-                withRecognizer(i) { r in
-                    guard r.isEnabled, !r.committedState.isTerminal else { return }
-                    if step == 1 && r.ignoresMoves { return }  // a call that would do nothing
-                    // Receivers are read now, not when the masks were made: a callback may have
-                    // ignored a touch (S11).
-                    let bit: UInt64 = 1 << UInt64(i)
-                    var received = 0
-                    var receivesAll = true
+        // Recognizers already failed, cancelled or ended this sequence are not visited (S6).
+        var mask = receivers & ~terminalMask
+        // The set of every touch in the phase, built once and handed to each recognizer that
+        // receives all of them (the usual case); one that receives only some gets its own.
+        var sharedBuilt = false
+        while mask != 0 {
+            let i = mask.trailingZeroBitCount
+            mask &= mask - 1
+            withRecognizer(i) { r in
+                guard r.isEnabled, !r.committedState.isTerminal else { return }
+                let bit: UInt64 = 1 << UInt64(i)
+                if phase == .moved && r.readsOnlyTouchCount {
+                    // A built-in's `moved()` needs no count: is any moved touch still its own?
+                    // (Receivers are read now, not when the masks were made: a callback may have
+                    // ignored a touch, S11.)
+                    guard !r.ignoresMoves else { return }  // a call that would do nothing
                     var m = inPhase
                     while m != 0 {
-                        let s = m.trailingZeroBitCount
+                        if records[m.trailingZeroBitCount].receivers & bit != 0 {
+                            r.moved()
+                            return
+                        }
                         m &= m - 1
-                        if records[s].receivers & bit != 0 { received += 1 } else { receivesAll = false }
                     }
-                    guard received > 0 else { return }
-                    if r.readsOnlyTouchCount {  // a built-in that needs no set: none is built or copied
-                        switch phase {
-                        case .began: r.began(count: min(received, TouchSet.capacity))
-                        case .moved: r.moved()
-                        default: r.ended(count: min(received, TouchSet.capacity))
-                        }
-                        return
-                    }
-                    let set: UnsafeMutablePointer<TouchSet>
-                    if receivesAll {
-                        if !sharedBuilt {
-                            buildOrderedSet(shared, records: inPhase, receiving: 0)
-                            sharedBuilt = true
-                        }
-                        set = shared
+                    return
+                }
+                if phase == .moved && r.ignoresMoves { return }
+                var received = 0
+                var receivesAll = true
+                var m = inPhase
+                while m != 0 {
+                    let s = m.trailingZeroBitCount
+                    m &= m - 1
+                    if records[s].receivers & bit != 0 { received += 1 } else { receivesAll = false }
+                }
+                guard received > 0 else { return }
+                if r.readsOnlyTouchCount {  // a built-in that needs no set: none is built or copied
+                    if phase == .began {
+                        r.began(count: min(received, TouchSet.capacity))
                     } else {
-                        buildOrderedSet(own, records: inPhase, receiving: bit)
-                        set = own
+                        r.ended(count: min(received, TouchSet.capacity))
                     }
-                    switch phase {
-                    case .began: r.touchesBegan(set.pointee)
-                    case .moved: r.touchesMoved(set.pointee)
-                    default: r.touchesEnded(set.pointee)
+                    return
+                }
+                let set: UnsafeMutablePointer<TouchSet>
+                if receivesAll {
+                    if !sharedBuilt {
+                        buildOrderedSet(shared, records: inPhase, receiving: 0)
+                        sharedBuilt = true
                     }
+                    set = shared
+                } else {
+                    buildOrderedSet(own, records: inPhase, receiving: bit)
+                    set = own
+                }
+                switch phase {
+                case .began: r.touchesBegan(set.pointee)
+                case .moved: r.touchesMoved(set.pointee)
+                default: r.touchesEnded(set.pointee)
                 }
             }
         }

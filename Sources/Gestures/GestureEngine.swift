@@ -20,7 +20,11 @@ public final class GestureEngine {
     /// Receives the actions' events and the region deliveries. Held strongly (until issue 16's
     /// fourth pass it was weak: a weak load and a slow release on every step with events); set
     /// it to nil to let go of the sink, and a sink must not hold its engine strongly.
-    @exclusivity(unchecked) public var sink: GestureEventSink?
+    @exclusivity(unchecked) public var sink: GestureEventSink? {
+        didSet { sinkTakesDeliveries = sink?.takesRegionDeliveries ?? false }
+    }
+    /// `sink?.takesRegionDeliveries`, read when the sink is set.
+    @exclusivity(unchecked) var sinkTakesDeliveries = false
     /// Pixels per point, for thresholds given in points.
     public let pixelsPerPoint: Double
 
@@ -176,6 +180,7 @@ public final class GestureEngine {
         if recognizer.timerDeadline != nil { timerMask |= 1 << UInt64(recognizer.index) }
         earliestTimerIndex = -1
         if recognizer.committedState.isTerminal { terminalMask |= 1 << UInt64(recognizer.index) }
+        if recognizer.heldTransition != nil { heldMask |= 1 << UInt64(recognizer.index) }
         recognizer.measuredStamp = 0  // no measure from another engine counts here
         recognizers.append(recognizer)
         relationsDirty = true
@@ -201,6 +206,9 @@ public final class GestureEngine {
     /// The armed timer due first (recognizer index), or -1 when not known: found by
     /// `earliestTimer` once, forgotten by `timerChanged`, so the deadline loop rarely scans.
     @exclusivity(unchecked) var earliestTimerIndex = -1
+
+    /// Recognizers holding a transition until others fail (bit = index; `heldTransition` keeps it).
+    @exclusivity(unchecked) var heldMask: UInt64 = 0
 
     /// Recognizers whose timer is armed (bit = recognizer index), kept by `timerChanged`.
     @exclusivity(unchecked) var timerMask: UInt64 = 0
@@ -230,7 +238,21 @@ public final class GestureEngine {
 
     /// `advance(to:)`, except that the timers of the recognizers in `held` (bit = index) due
     /// exactly at `instant` stay armed: they are fired after the frame at `instant` (see `process`).
-    func advance(to instant: Instant, holding held: UInt64) {
+    @inline(__always) func advance(to instant: Instant, holding held: UInt64) {
+        // No timer due by `instant` (the usual case), known from the remembered earliest one:
+        // the clock moves on without a search or a call.
+        if held == 0
+            && (timerMask == 0 || (earliestTimerIndex >= 0 && deadlines[earliestTimerIndex] > instant.microseconds))
+        {
+            if instant > now { now = instant }
+            touchStamp &+= 1
+        } else {
+            fireTimers(upTo: instant, holding: held)
+        }
+    }
+
+    /// `advance(to:holding:)` when a timer may be due.
+    func fireTimers(upTo instant: Instant, holding held: UInt64) {
         while let (i, deadline) = earliestTimer(holding: held, at: instant), deadline <= instant {
             if deadline > now { now = deadline }
             touchStamp &+= 1
@@ -267,7 +289,7 @@ public final class GestureEngine {
     package func process(frameAt frame: UnsafePointer<TouchFrame>) {
         // (A frame stamped before `now` is handled at `now`, after every timer due by then.)
         let timestamp = frame.pointee.timestamp
-        let held = timerMask == 0 || timestamp < now ? 0 : receiversOfTouchesEnded(by: frame)
+        let held = timerMask == 0 || downIDs == 0 || timestamp < now ? 0 : receiversOfTouchesEnded(by: frame)
         advance(to: timestamp, holding: held)
         apply(frame)
         // The timers held back above (unless the frame disarmed them), and any due now that it armed.
@@ -349,7 +371,7 @@ public final class GestureEngine {
             isDeliveringFrame = true
             deliverPhasesToRecognizers()
             isDeliveringFrame = false
-            resolveDeferredTransitions()
+            if deferredMask != 0 { resolveDeferredTransitions() }
         }
         deliverPhasesToRegions()
         finishStep()

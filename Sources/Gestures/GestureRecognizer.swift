@@ -73,8 +73,28 @@ open class GestureRecognizer {
     }
     /// The transition held back by a failure requirement (S15): `.began`, `.recognized`, or
     /// `.ended` (began, then ended while waiting).
-    @exclusivity(unchecked) final var heldTransition: GestureState?
-    @exclusivity(unchecked) final var heldEvent: GestureEvent?
+    @exclusivity(unchecked) final var heldTransition: GestureState? {
+        didSet {
+            // The engine keeps the set of held recognizers: a failure visits only those (S15).
+            guard (oldValue == nil) != (heldTransition == nil), index >= 0, let e = engineLink else { return }
+            let bit: UInt64 = 1 << UInt64(index)
+            e._withUnsafeGuaranteedRef { engine in
+                if heldTransition == nil { engine.heldMask &= ~bit } else { engine.heldMask |= bit }
+            }
+        }
+    }
+    final var heldEvent: GestureEvent? {
+        get { hasHeldEvent ? heldEventValue : nil }
+        set {
+            if let e = newValue { heldEventValue = e }
+            hasHeldEvent = newValue != nil
+        }
+    }
+    /// `heldEvent`'s storage: a flag and a value instead of an optional, so that clearing it (at
+    /// every reset and failure) stores one byte, not a 137-byte optional.
+    @exclusivity(unchecked) final var hasHeldEvent = false
+    @exclusivity(unchecked) final var heldEventValue = GestureEvent(
+        time: .zero, recognizer: 0, kind: .custom, state: .possible, region: 0, location: .zero, touches: 0)
     /// A begin/recognize request made while the frame is still being offered to others.
     @exclusivity(unchecked) final var deferredTransition: GestureState?
     /// Set by a built-in recognizer while `touchesMoved` would do nothing (pinch or rotation

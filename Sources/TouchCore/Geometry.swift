@@ -8,7 +8,8 @@ public struct Point: Hashable, Sendable, BitwiseCopyable, CustomStringConvertibl
         self.y = y
     }
 
-    public static let zero = Point(x: 0, y: 0)
+    /// The origin (computed, not a stored global: reading it costs no lazy-initialisation check).
+    @inlinable public static var zero: Point { Point(x: 0, y: 0) }
 
     @inlinable public func distance(to other: Point) -> Double {
         let dx = other.x - x

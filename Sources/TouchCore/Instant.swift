@@ -25,7 +25,8 @@ public struct Instant: Comparable, Hashable, Sendable, BitwiseCopyable, CustomSt
 
     @inlinable public static func < (a: Instant, b: Instant) -> Bool { a.microseconds < b.microseconds }
 
-    public static let zero = Instant(microseconds: 0)
+    /// Microsecond 0 (computed, not a stored global: reading it costs no lazy-initialisation check).
+    @inlinable public static var zero: Instant { Instant(microseconds: 0) }
     /// Later than any real instant: "no deadline".
     public static let distantFuture = Instant(microseconds: .max)
 

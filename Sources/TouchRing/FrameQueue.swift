@@ -14,11 +14,14 @@ import TouchCore
 ///
 /// `offer` and `flush` are producer-side and allocation-free; call `flush` on every
 /// driver wake-up so a kept frame is delivered even when the panel goes quiet.
-package final class FrameQueue: @unchecked Sendable {
+///
+/// `public` for the same reason as `SPSCRing`: so that `first()` and `removeFirst()` inline into
+/// the recognizer loop (the module is in no product).
+public final class FrameQueue: @unchecked Sendable {
     // @unchecked Sendable: `pending` and `overflowed` are touched only by the producer thread;
     // everything shared lives in the SPSCRing and Atomics.
 
-    package let ring: SPSCRing<TouchFrame>
+    public let ring: SPSCRing<TouchFrame>
     // Producer-only state (`@exclusivity(unchecked)`: one thread, no dynamic check per offer).
     @exclusivity(unchecked) private var pending = TouchFrame(timestamp: .zero)
     /// Whether `pending` holds a frame (a flag, not an optional: no 350-byte payload to clear).
@@ -85,10 +88,10 @@ package final class FrameQueue: @unchecked Sendable {
 
     /// Consumer: the oldest frame where it lies in the ring (no copy of the frame), or nil when
     /// the ring is empty; it stays valid until `removeFirst()`. The recognizer loop's per-frame path.
-    @inline(__always) package func first() -> UnsafePointer<TouchFrame>? { ring.first() }
+    @inlinable @inline(__always) public func first() -> UnsafePointer<TouchFrame>? { ring.first() }
 
     /// Consumer: removes the frame returned by `first()` (only after `first()` returned one).
-    @inline(__always) package func removeFirst() { ring.removeFirst() }
+    @inlinable @inline(__always) public func removeFirst() { ring.removeFirst() }
 
     /// Frames replaced while the ring was full (never delivered).
     package var droppedFrames: Int { dropped.load(ordering: .relaxed) }

@@ -45,17 +45,22 @@ package final class EventQueueSink: GestureEventSink, @unchecked Sendable {
         stashed.deallocate()
     }
 
-    package func emit(_ event: GestureEvent) {
-        let r = event.kind != .control && event.recognizer >= 0 && event.recognizer < stashSlots ? event.recognizer : -1
+    package func emit(_ event: GestureEvent) { withUnsafePointer(to: event) { emit(eventAt: $0) } }
+
+    /// The engine's call: the event is copied once, from the engine's queue into the ring.
+    package func emit(eventAt event: UnsafePointer<GestureEvent>) {
+        let kind = event.pointee.kind
+        let index = event.pointee.recognizer
+        let r = kind != .control && index >= 0 && index < stashSlots ? index : -1
         if stashCount > 0 { pushStashes() }
-        if event.state == .changed && r >= 0 {
+        if event.pointee.state == .changed && r >= 0 {
             if stashed[r] {
-                stash[r] = event
+                stash[r] = event.pointee
                 coalesced.wrappingAdd(1, ordering: .relaxed)
-            } else if ring.freeSlotsForProducer > reserve {
-                ring.tryPush(event)
+            } else if ring.hasMoreFreeSlots(than: reserve) {
+                ring.tryPush(from: event)
             } else {
-                stash[r] = event
+                stash[r] = event.pointee
                 stashed[r] = true
                 stashCount += 1
             }
@@ -65,10 +70,13 @@ package final class EventQueueSink: GestureEventSink, @unchecked Sendable {
                 stashed[r] = false
                 stashCount -= 1
             }
-            if !ring.tryPush(event) { lost.wrappingAdd(1, ordering: .relaxed) }
+            if !ring.tryPush(from: event) { lost.wrappingAdd(1, ordering: .relaxed) }
         }
         wake.signal()
     }
+
+    /// Region deliveries are not queued (the output thread writes actions only).
+    package var takesRegionDeliveries: Bool { false }
 
     /// Moves stashed `changed` events into the ring while it has more than `reserve` free slots.
     private func pushStashes() {
