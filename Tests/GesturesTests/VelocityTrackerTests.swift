@@ -64,9 +64,9 @@ final class VelocityTrackerTests: XCTestCase {
     }
 
     /// Drags at 100 Hz with jitter, pauses longer and shorter than the horizon, bursts of more than
-    /// 16 samples, resets, a window changed between samples and samples out of time order: every estimate, at the sample's
-    /// instant and later, equals the reference's bit for bit (a pan's `velocity`, pinch and
-    /// rotation's `velocityX`).
+    /// 16 samples, resets, a window changed between samples and samples out of time order: every
+    /// estimate, at the sample's instant and later, equals the reference's bit for bit (a pan's
+    /// `velocity`, pinch and rotation's `velocityX`).
     func testEstimatesEqualTheScanningFitBitForBit() {
         var random = Generator(state: 16)
         var tracker = VelocityTracker()

@@ -1,5 +1,6 @@
 import BoardConfig
 import Foundation
+import Synchronization
 import SystemPackage
 import TouchComposition
 import TouchCore
@@ -68,7 +69,7 @@ final class StalledStdoutTests: XCTestCase {
     }
 
     /// The same full pipe with the service's own threads and clock: stdout is non-blocking, so the
-    /// recognizer thread issues the writes itself, and still the GPIO line follows the pan and
+    /// pipeline thread that recognized the frame issues the writes itself, and still the GPIO line follows the pan and
     /// `stop()` ends `run()`.
     func testFullStdoutPipeWithThreadsRunningStallsNeitherGPIONorShutdown() throws {
         let dir = try makeTemporaryDirectory(self)
@@ -90,6 +91,16 @@ final class StalledStdoutTests: XCTestCase {
         let service = try Service(board: board, logger: quietLogger, stdout: sink, gpio: gpio)
         XCTAssertTrue(service.writesOnRecognizerThread)
         let panLine = GPIOLineID(chip: "sim", offset: 2)
+        // The chip's history belongs to the pipeline thread that drives the line while the service
+        // runs: this thread counts the changes through an atomic and reads the history after `run()`.
+        final class Count: Sendable { let value = Atomic<Int>(0) }
+        let panChanges = Count()
+        panChanges.value.store(gpio.changes(of: panLine).count, ordering: .relaxed)  // the request's level
+        let previous = gpio.onOutputChange
+        gpio.onOutputChange = { line, active, at in
+            previous?(line, active, at)
+            if line == panLine { panChanges.value.add(1, ordering: .releasing) }
+        }
         let finished = DispatchSemaphore(value: 0)
         let thread = Thread {
             service.run()
@@ -97,7 +108,7 @@ final class StalledStdoutTests: XCTestCase {
         }
         thread.start()
         let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline && gpio.changes(of: panLine).count < 3 { usleep(5_000) }
+        while Date() < deadline && panChanges.value.load(ordering: .acquiring) < 3 { usleep(5_000) }
         service.stop()
         XCTAssertEqual(finished.wait(timeout: .now() + 30), .success, "run() did not return after stop()")
         XCTAssertEqual(gpio.changes(of: panLine).prefix(3).map(\.active), [false, true, false])
