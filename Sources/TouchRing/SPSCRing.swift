@@ -63,16 +63,9 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     /// Producer: appends `element` if there is room. Returns false (and counts a refusal) when full.
     @inlinable @inline(__always) @discardableResult
     public func tryPush(_ element: Element) -> Bool {
-        let t = tail.load(ordering: .relaxed)
-        if t &- producerCachedHead >= capacity {
-            producerCachedHead = head.load(ordering: .acquiring)
-            if t &- producerCachedHead >= capacity {
-                refused.wrappingAdd(1, ordering: .relaxed)
-                return false
-            }
-        }
-        (slots + (t & mask)).initialize(to: element)
-        publish(t)
+        guard let slot = nextFreeSlot() else { return false }
+        slot.initialize(to: element)
+        commitPush()
         return true
     }
 

@@ -161,22 +161,22 @@ package struct LatencySummary: Codable, Sendable, Equatable {
 
     /// The percentiles of `h`, and its mean from its buckets (`Histogram.mean` walks every bucket).
     package init(_ h: Histogram<UInt64>) {
-        self.init(h, mean: { h.mean })
+        self.init(h, mean: h.totalCount > 0 ? h.mean : 0)
     }
 
     /// The percentiles of `h`, and the exact mean of its samples from their `sum`.
     package init(_ h: Histogram<UInt64>, sum: UInt64) {
-        self.init(h, mean: { Double(sum) / Double(h.totalCount) })
+        self.init(h, mean: h.totalCount > 0 ? Double(sum) / Double(h.totalCount) : 0)
     }
 
-    private init(_ h: Histogram<UInt64>, mean: () -> Double) {
+    private init(_ h: Histogram<UInt64>, mean: Double) {
         guard h.totalCount > 0 else {
             self.init()
             return
         }
         self.init(
             count: h.totalCount, p50: h.valueAtPercentile(50), p90: h.valueAtPercentile(90),
-            p99: h.valueAtPercentile(99), p999: h.valueAtPercentile(99.9), max: h.max, mean: mean())
+            p99: h.valueAtPercentile(99), p999: h.valueAtPercentile(99.9), max: h.max, mean: mean)
     }
 }
 

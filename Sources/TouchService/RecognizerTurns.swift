@@ -1,4 +1,3 @@
-import Glibc
 import Synchronization
 import TouchCore
 
@@ -17,23 +16,19 @@ import TouchCore
 /// wake it. Acquire/release ordering on the flag hands the engine's state from one thread to the
 /// other, so the stage, the engine and their single-producer rings see one thread at a time.
 package final class RecognizerTurns: Sendable {
-    private let held = Atomic<Bool>(false)
+    private let hold = StageHold()
     /// µs on the pipeline clock when the recognizer thread's sleep ends (`Int64.max`: awake).
     private let sleepEnd = Atomic<Int64>(Int64.max)
 
     package init() {}
 
     /// Takes the stage if free; never waits (the driver thread).
-    package func tryAcquire() -> Bool {
-        held.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
-    }
+    package func tryAcquire() -> Bool { hold.tryAcquire() }
 
     /// Takes the stage, yielding the CPU while the other thread finishes its pass.
-    package func acquire() {
-        while !tryAcquire() { sched_yield() }
-    }
+    package func acquire() { hold.acquire() }
 
-    package func release() { held.store(false, ordering: .releasing) }
+    package func release() { hold.release() }
 
     /// The recognizer thread, holding the stage, is about to sleep until `end` (or a wake-up).
     package func recognizerWillSleep(until end: Instant) {

@@ -73,11 +73,11 @@ package final class Service: @unchecked Sendable {
     /// waits: pulse ends, backed-up sinks, reconnects, the periodic log. A blocking sink (replay's
     /// stdout, a test's) keeps the hand-off, so it can never stall the recognizer loop.
     package let writesOnRecognizerThread: Bool
-    /// Held by whichever thread is running `output` (the recognizer thread's writes or the output
-    /// thread's upkeep); the stage itself is single-threaded. The recognizer thread only ever tries
-    /// it, never waits: when the output thread holds it, the events stay in the ring for the output
-    /// thread, which is woken.
-    private let outputOwned = Atomic<Bool>(false)
+    /// Held by whichever thread is running `output` (the writes of the thread that recognized, or
+    /// the output thread's upkeep); the stage itself is single-threaded. A recognizing thread only
+    /// ever tries it, never waits: when the output thread holds it, the events stay in the ring for
+    /// the output thread, which is woken.
+    private let outputHold = StageHold()
     private let outputWake: Wakeup
     /// The output thread's longest sleep with nothing pending: 100 ms when a sink has periodic
     /// housekeeping in `flush` (a socket accepts new clients, a UART reopens a lost port), else a
@@ -369,11 +369,17 @@ package final class Service: @unchecked Sendable {
             recognizerWake.signal()
             return
         }
-        recognizer.step(now: clock())
-        if writesOnRecognizerThread && events.ring.count > 0 { writeEventsNow() }
+        recognizerPass()
         let wakeForTimer = turns.mustWake(for: engine.nextDeadline)
         turns.release()
         if wakeForTimer { recognizerWake.signal() }
+    }
+
+    /// One pass of the recognizer stage, by whichever thread holds `turns`: the queued frames and
+    /// the timers due, then (`writesOnRecognizerThread`) their events' writes.
+    private func recognizerPass() {
+        recognizer.step(now: clock())
+        if writesOnRecognizerThread && events.ring.count > 0 { writeEventsNow() }
     }
 
     /// The recognizer thread: timers, and the frames the driver thread left to it.
@@ -386,8 +392,7 @@ package final class Service: @unchecked Sendable {
             }
             health.recognizerTicks.add(1, ordering: .relaxed)
             turns.acquire()
-            recognizer.step(now: clock())
-            if writesOnRecognizerThread && events.ring.count > 0 { writeEventsNow() }
+            recognizerPass()
             // Sleep until a frame arrives or the next timer is due (at most a second).
             let now = clock()
             let wait = max(1, min(recognizer.timeUntilNextDeadline(from: now) ?? 1_000_000, 1_000_000))
@@ -403,7 +408,7 @@ package final class Service: @unchecked Sendable {
         var nextReport = clock().advanced(byMicroseconds: 10_000_000)
         var reportedEvents = 0
         while isRunning {
-            acquireOutput()
+            outputHold.acquire()  // a recognizing thread holds it only for one drain
             output.drain(clock: clock)
             output.flush()
             metrics.eventsWritten.store(output.eventsWritten, ordering: .relaxed)
@@ -420,38 +425,29 @@ package final class Service: @unchecked Sendable {
                 }
             }
             let wait = min(output.nextWakeup(from: now) ?? outputIdleMicroseconds, outputIdleMicroseconds)
-            releaseOutput()
+            outputHold.release()
             if let summary { logger.info("\(summary)") }
             outputWake.wait(microseconds: max(1, wait))
         }
-        acquireOutput()
+        outputHold.acquire()
         output.releaseLines()
-        releaseOutput()
+        outputHold.release()
     }
 
-    /// The recognizer thread's writes (`writesOnRecognizerThread`): every queued event's GPIO
+    /// The recognizing thread's writes (`writesOnRecognizerThread`): every queued event's GPIO
     /// levels and sink writes, now. Never waits: if the output thread holds the stage, it is woken
     /// to write them instead. Wakes the output thread when a pulse must end or a sink backed up.
     private func writeEventsNow() {
-        guard outputOwned.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+        guard outputHold.tryAcquire() else {
             outputWake.signal()
             return
         }
         output.drain(clock: clock)
         metrics.eventsWritten.store(output.eventsWritten, ordering: .relaxed)
         let upkeep = output.nextWakeup(from: clock()) != nil
-        outputOwned.store(false, ordering: .releasing)
+        outputHold.release()
         if upkeep { outputWake.signal() }
     }
-
-    /// The output thread takes the stage; the recognizer thread holds it only for one drain.
-    private func acquireOutput() {
-        while !outputOwned.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
-            sched_yield()
-        }
-    }
-
-    private func releaseOutput() { outputOwned.store(false, ordering: .releasing) }
 
     /// Sinks whose `write` never waits for the reader.
     static func neverBlocks(_ sink: any LineSink) -> Bool {
