@@ -232,7 +232,13 @@ package struct StrokeClusters: Sendable, Equatable {
     ///
     /// Every centre's coarse bound first; the cluster whose centre has the lowest is searched
     /// first, then every other cluster that its bound does not rule out, lowest bound first.
-    func nearest(_ q: UnsafePointer<Double>, in shapes: UnsafePointer<Double>) -> (template: Int, distance: Double)? {
+    ///
+    /// With `bound`, only templates nearer than it count: the search starts as if it had already
+    /// found one at `bound` (so it prunes from the first cluster on), and returns nil when none is
+    /// nearer (`StrokeTemplateSet.classify` asks whether any everyday shape beats the winner).
+    func nearest(_ q: UnsafePointer<Double>, in shapes: UnsafePointer<Double>, below bound: Double = .infinity)
+        -> (template: Int, distance: Double)?
+    {
         let clusterCount = centers.count
         guard clusterCount > 0 else { return nil }
         var qCoarse = InlineArray<17, Double>(repeating: 0)  // Coarse.stride
@@ -241,6 +247,7 @@ package struct StrokeClusters: Sendable, Equatable {
             Coarse.make(q, into: qc.baseAddress!)
             return coarse.withUnsafeBufferPointer { cc in
                 var search = Search(q: q, shapes: shapes, qCoarse: qc.baseAddress!, coarse: cc.baseAddress!)
+                search.bestDistance = bound
                 // Each centre's bound.
                 var lower = InlineArray<256, Double>(repeating: 0)
                 var first = 0
@@ -263,7 +270,7 @@ package struct StrokeClusters: Sendable, Equatable {
                     ordered += 1
                 }
                 for i in 0..<ordered { search.visit(self, cluster: order[i], bound: lower[order[i]]) }
-                return (search.best, search.bestDistance)
+                return search.best < 0 ? nil : (search.best, search.bestDistance)
             }
         }
     }
@@ -299,7 +306,7 @@ package struct StrokeClusters: Sendable, Equatable {
         @inline(__always)
         mutating func offer(_ template: Int, abandonAt bound: Double) -> Double {
             let d = StrokeShape.distance(q, shapes + template * StrokeShape.stride, unlessAtLeast: bound)
-            if d < bestDistance || (d == bestDistance && template < best) {
+            if d < bestDistance || (d == bestDistance && best >= 0 && template < best) {
                 bestDistance = d
                 best = template
             }

@@ -4,8 +4,11 @@ import TouchCore
 /// lifts, with every template of a `StrokeTemplateSet` (`StrokeShape`), and the nearest one
 /// names it. Written against the public subclassing surface, as UIKit's custom recognizers are.
 ///
-/// - Recognized: one finger, a path of at least `minimumLength` px, the nearest template's
-///   gesture is in `reportable`, and its score is at least `minimumScore`.
+/// - Recognized: one finger, a path of at least `minimumLength` px spanning at least half of
+///   it, the nearest template's gesture is in `reportable`, its score is at least
+///   `minimumScore`, and open-set rejection (`StrokeRejection`) finds it no everyday stroke: not
+///   straight unless the gesture is a line, not nearer to a line or an arc than to the gesture,
+///   and with the gesture's structure (a check turns once, down then up). S2: otherwise it fails.
 /// - Failed, at once: a second finger; otherwise at the lift. It never waits past the lift (no
 ///   timer), so a stroke holds back recognizers that require it to fail no longer than it lasts.
 ///
@@ -100,38 +103,70 @@ open class StrokeGestureRecognizer: GestureRecognizer {
     /// only built when the engine's diagnostics are listening).
     enum Rejection {
         case tooShort(Double)
+        case tooSmall(Double)
         case noMatch
         case notReportable(Int)
         case lowScore(Double)
+        case straight(Int)
+        case everyday(Int)
+        case structure(Int)
     }
 
     private func describe(_ r: Rejection) -> String {
         switch r {
-        case .tooShort(let length): "a path of \(Int(length)) px is shorter than min_length (\(Int(minimumLength)) px)"
+        case .tooShort(let length): "a path of \(px(length)) px is shorter than min_length (\(px(minimumLength)) px)"
+        case .tooSmall(let extent):
+            "the stroke spans \(px(extent)) px, less than half of min_length (\(px(minimumLength)) px): no shape"
         case .noMatch: "no templates, or a stroke with no shape"
         case .notReportable(let g): "the nearest template is \(templates.names[g]), which it does not report"
         case .lowScore(let s): "score \(s) is below min_score \(minimumScore)"
+        case .straight(let g): "a straight stroke, and the nearest shape (\(templates.names[g])) is not a line"
+        case .everyday(let g): "nearer to a line or an arc than to \(templates.names[g]): an everyday stroke"
+        case .structure(let g): "not shaped as \(templates.names[g]) is (a check turns once, down then up)"
         }
+    }
+
+    /// Whole pixels for a message; a value no Int holds (a hostile trace's 1e308) as it is.
+    private func px(_ v: Double) -> String {
+        v.isFinite && abs(v) < 1e15 ? "\(Int(v))" : "\(v)"
     }
 
     /// Classifies the buffered stroke: nil when recognized, otherwise why not.
     private func verdict() -> Rejection? {
+        guard count > 0 else { return .tooShort(0) }
         var length = 0.0
+        var low = points[0]
+        var high = points[0]
         var i = 1
         while i < count {
             length += points[i - 1].distance(to: points[i])
+            low = Point(x: min(low.x, points[i].x), y: min(low.y, points[i].y))
+            high = Point(x: max(high.x, points[i].x), y: max(high.y, points[i].y))
             i += 1
         }
         guard length >= minimumLength else { return .tooShort(length) }
+        // A finger wobbling in place draws a long path in a small box: no shape.
+        let extent = max(high.x - low.x, high.y - low.y)
+        guard extent >= minimumLength / 2 else { return .tooSmall(extent) }
         let n = count
-        let found = points.span.withUnsafeBufferPointer { p in
-            matcher.match(UnsafeBufferPointer(rebasing: p[0..<n]), in: templates)
+        let decision = points.span.withUnsafeBufferPointer { p in
+            matcher.classify(UnsafeBufferPointer(rebasing: p[0..<n]), in: templates, reporting: reportable)
         }
-        guard let found else { return .noMatch }
-        let s = StrokeShape.score(distance: found.distance)
-        guard reportable[found.gesture] else { return .notReportable(found.gesture) }
+        let gesture: Int
+        let distance: Double
+        switch decision {
+        case .noMatch: return .noMatch
+        case .straight(let g): return .straight(g)
+        case .everyday(let g): return .everyday(g)
+        case .structure(let g): return .structure(g)
+        case .gesture(let g, let d):
+            gesture = g
+            distance = d
+        }
+        let s = StrokeShape.score(distance: distance)
+        guard reportable[gesture] else { return .notReportable(gesture) }
         guard s >= minimumScore else { return .lowScore(s) }
-        recognizedGesture = found.gesture
+        recognizedGesture = gesture
         score = s
         strokeRecognized()
         return nil

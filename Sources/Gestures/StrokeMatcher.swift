@@ -22,4 +22,16 @@ public struct StrokeMatcher {
         guard prepared else { return nil }
         return shape.withUnsafeBufferPointer { templates.nearest($0.baseAddress!) }
     }
+
+    /// The decision on the stroke through `points` with open-set rejection
+    /// (`StrokeTemplateSet.classify`); `.noMatch` when the stroke has no length.
+    public mutating func classify(
+        _ points: UnsafeBufferPointer<Point>, in templates: StrokeTemplateSet, reporting: [Bool]? = nil
+    ) -> StrokeTemplateSet.Decision {
+        let prepared = shape.withUnsafeMutableBufferPointer { s in
+            scratch.withUnsafeMutableBufferPointer { sc in StrokeShape.prepare(points, into: s, scratch: sc) }
+        }
+        guard prepared else { return .noMatch }
+        return shape.withUnsafeBufferPointer { templates.classify($0.baseAddress!, reporting: reporting) }
+    }
 }

@@ -19,18 +19,45 @@ import TouchCore
 ///   proportions instead of blowing its width up into noise); compared point by point.
 ///
 /// `distance = protractorAngle + boxWeight × mean point distance`; `score = max(0, 1 − distance)`.
-/// The shape also keeps its start depth (`startDepthOffset`), which tells a `check` from a `v`
-/// (`StrokeTemplateSet.nearest`). Chosen by leave-one-subject-out accuracy on the shipped $1 logs
-/// (`docs/strokes.md`).
+/// The shape also keeps a few measures of the stroke as drawn (`Measure`), which the distance
+/// does not see: where it begins (tells a `check` from a `v`), how one-dimensional it is (a
+/// straight swipe is no shape), and its two legs about its lowest point (a check turns once,
+/// downward then upward). Chosen by leave-one-subject-out accuracy on the shipped $1 logs and by
+/// the false alarms on the everyday strokes of `data/everyday` (`docs/strokes.md`).
 public enum StrokeShape {
     /// Points per resampled stroke.
     public static let sampleCount = 32  // a multiple of 8 (`distance` sums the box form in eights)
     /// Doubles in one prepared shape: the Protractor vector then the box form, x and y interleaved,
-    /// then the start depth.
-    public static let stride = 4 * sampleCount + 1
-    /// Offset of the start depth in a prepared shape: how far down its bounding box the stroke
-    /// begins, 0 (top edge; y grows downwards on a panel) to 1 (bottom edge).
+    /// then the measures (`Measure`).
+    public static let stride = 4 * sampleCount + Measure.allCases.count
+    /// Offset of the start depth in a prepared shape (`Measure.startDepth`).
     public static let startDepthOffset = 4 * sampleCount
+
+    /// What a prepared shape keeps of the stroke besides its two forms, each one double at
+    /// `offset`. Measured on the resampled points as drawn (one scale for both axes, y down).
+    public enum Measure: Int, CaseIterable, Sendable {
+        /// How far down its bounding box the stroke begins, 0 (top edge; y grows downwards on a
+        /// panel) to 1 (bottom edge).
+        case startDepth
+        /// How one-dimensional the stroke is: the spread of its points across their main axis
+        /// (less the panel's `jitter`) over the spread along it (√ of the ratio of the
+        /// covariance's eigenvalues), 0 for a straight line, 1 for a round blob. A straight swipe
+        /// is below 0.1 (`StrokeRejection`).
+        case thinness
+        /// The down leg, from the first point to the lowest, as a fraction of the box's height
+        /// (0 when the stroke begins at its lowest point).
+        case descent
+        /// The up leg, from the lowest point to the last, as a fraction of the box's height.
+        case rise
+        /// The angle between the two legs (the chords first → lowest and lowest → last), degrees:
+        /// 0 when the stroke goes on straight through its lowest point.
+        case turn
+        /// The down leg's chord over the sum of both legs' chords.
+        case downShare
+
+        /// Where this measure lies in a prepared shape.
+        public var offset: Int { StrokeShape.startDepthOffset + rawValue }
+    }
     /// Largest rotation the Protractor comparison may apply, radians (45°).
     public static let maximumRotation = Double.pi / 4
     @usableFromInline static let tanMaximumRotation = tan(maximumRotation)
@@ -92,7 +119,52 @@ public enum StrokeShape {
             out[2 * n + 2 * k + 1] = (scratch[2 * k + 1] - my) / h
         }
         out[startDepthOffset] = maxY > minY ? (scratch[1] - minY) / (maxY - minY) : 0.5
+        measure(scratch, centroid: (cx, cy), height: maxY - minY, into: out)
         return true
+    }
+
+    /// The position noise of a touch panel, px (one standard deviation): taken out of the spread
+    /// across a stroke's main axis before its thinness is measured, so that a short swipe's
+    /// jitter does not make it a shape.
+    public static let jitter = 1.0
+
+    /// Writes the measures after the start depth (`Measure`) of the resampled points in `r`.
+    private static func measure(
+        _ r: UnsafeMutableBufferPointer<Double>, centroid: (x: Double, y: Double), height: Double,
+        into out: UnsafeMutableBufferPointer<Double>
+    ) {
+        let n = sampleCount
+        // Thinness: the 2 × 2 covariance's eigenvalues, closed form.
+        var sxx = 0.0
+        var syy = 0.0
+        var sxy = 0.0
+        var low = 0
+        for k in 0..<n {
+            let x = r[2 * k] - centroid.x
+            let y = r[2 * k + 1] - centroid.y
+            sxx += x * x
+            syy += y * y
+            sxy += x * y
+            if r[2 * k + 1] >= r[2 * low + 1] { low = k }  // the lowest point; ties go to the later
+        }
+        let half = (sxx + syy) / 2
+        let root = ((sxx - syy) * (sxx - syy) / 4 + sxy * sxy).squareRoot()
+        let major = half + root
+        // A panel's jitter is no width: the minor spread less `jitter`² a point.
+        let minor = Swift.max(0, half - root - Double(n) * jitter * jitter)
+        out[Measure.thinness.offset] = major > 0 ? (minor / major).squareRoot() : 0
+        // The two legs about the lowest point.
+        let downX = r[2 * low] - r[0]
+        let downY = r[2 * low + 1] - r[1]
+        let upX = r[2 * (n - 1)] - r[2 * low]
+        let upY = r[2 * (n - 1) + 1] - r[2 * low + 1]
+        let down = (downX * downX + downY * downY).squareRoot()
+        let up = (upX * upX + upY * upY).squareRoot()
+        out[Measure.descent.offset] = height > 0 ? downY / height : 0
+        out[Measure.rise.offset] = height > 0 ? -upY / height : 0
+        let cosine = down > 0 && up > 0 ? (downX * upX + downY * upY) / (down * up) : 1
+        out[Measure.turn.offset] = acos(Swift.min(Swift.max(cosine, -1), 1)) * 180 / Double.pi
+        out[Measure.downShare.offset] = down + up > 0 ? down / (down + up) : 0
     }
 
     /// Writes `count` points equally spaced along the path of `points` into `out` (x, y

@@ -27,6 +27,12 @@ public struct StrokeTemplateSet: Sendable, Equatable {
     let depthRules: [ResolvedDepthRule]
     /// The templates in clusters, for the exact pruning of `nearest`.
     package let clusters: StrokeClusters
+    /// By gesture index: whether its templates are lines (`StrokeRejection.lineLikeThinness`).
+    public let lineLike: [Bool]
+    /// The `StrokeRejection.turnRules` whose gesture is in `names`: (gesture index, rule).
+    let turnRules: [(gesture: Int, rule: StrokeRejection.TurnRule)]
+    /// The everyday shapes that reject a stroke (`StrokeRejection`).
+    package let everyday: StrokeEverydaySet
 
     /// Two gestures that a template matcher confuses across people but that differ in where the
     /// stroke begins: when the nearest template is either, the stroke's start depth
@@ -61,6 +67,13 @@ public struct StrokeTemplateSet: Sendable, Equatable {
         self.shapes = shapes
         depthRules = Self.resolve(names)
         clusters = .empty
+        lineLike = []
+        turnRules = []
+        everyday = .empty
+    }
+
+    public static func == (a: StrokeTemplateSet, b: StrokeTemplateSet) -> Bool {
+        a.names == b.names && a.gestureOfTemplate == b.gestureOfTemplate && a.shapes == b.shapes
     }
 
     private static func resolve(_ names: [String]) -> [ResolvedDepthRule] {
@@ -106,7 +119,58 @@ public struct StrokeTemplateSet: Sendable, Equatable {
         self.gestureOfTemplate = gestures
         self.shapes = shapes
         depthRules = Self.resolve(names)
-        clusters = shapes.withUnsafeBufferPointer { StrokeClusters(shapes: $0.baseAddress!, gestures: gestures) }
+        let clusters =
+            templates.isEmpty
+            ? StrokeClusters.empty
+            : shapes.withUnsafeBufferPointer { StrokeClusters(shapes: $0.baseAddress!, gestures: gestures) }
+        self.clusters = clusters
+        lineLike = names.indices.map { g in
+            var thinness: [Double] = []
+            for (t, gesture) in gestures.enumerated() where gesture == g {
+                thinness.append(shapes[t * StrokeShape.stride + StrokeShape.Measure.thinness.offset])
+            }
+            thinness.sort()
+            return thinness[thinness.count / 2] < StrokeRejection.lineLikeThinness
+        }
+        turnRules = StrokeRejection.turnRules.compactMap { r in names.firstIndex(of: r.gesture).map { ($0, r) } }
+        everyday =
+            templates.isEmpty
+            ? StrokeEverydaySet(excluding: [], clusters: .empty)
+            : shapes.withUnsafeBufferPointer { StrokeEverydaySet(excluding: $0.baseAddress!, clusters: clusters) }
+    }
+
+    /// What a stroke is, with open-set rejection (`StrokeRejection`).
+    public enum Decision: Sendable, Equatable {
+        /// The gesture (index in `names`) and the winning template's distance.
+        case gesture(Int, distance: Double)
+        /// No templates, or no shape.
+        case noMatch
+        /// Straight, and the nearest gesture (`nearest`) is not a line.
+        case straight(nearest: Int)
+        /// An everyday shape (a line, an arc) is nearer than the nearest gesture by the margin.
+        case everyday(nearest: Int)
+        /// The nearest gesture lacks its defining structure (`StrokeRejection.TurnRule`).
+        case structure(nearest: Int)
+    }
+
+    /// `nearest`, then open-set rejection (`StrokeRejection`): the straight-stroke test, the
+    /// gesture's structure, then the everyday shapes, cheapest first. When `reporting` (by
+    /// gesture index) says the nearest gesture will not be reported, the rejection tests are
+    /// skipped, so a recognizer pays for them only for a stroke it would otherwise report.
+    /// Allocates nothing.
+    public func classify(_ shape: UnsafePointer<Double>, reporting: [Bool]? = nil) -> Decision {
+        guard let (gesture, distance) = nearest(shape) else { return .noMatch }
+        if let reporting, !reporting[gesture] { return .gesture(gesture, distance: distance) }
+        if shape[StrokeShape.Measure.thinness.offset] < StrokeRejection.lineThinness && !lineLike[gesture] {
+            return .straight(nearest: gesture)
+        }
+        for r in turnRules where r.gesture == gesture && !r.rule.holds(for: shape) {
+            return .structure(nearest: gesture)
+        }
+        if everyday.hasShape(nearerThan: distance - StrokeRejection.everydayMargin, to: shape) {
+            return .everyday(nearest: gesture)
+        }
+        return .gesture(gesture, distance: distance)
     }
 
     /// The best template for a prepared shape: its gesture's index in `names` and the distance.

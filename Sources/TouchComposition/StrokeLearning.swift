@@ -124,16 +124,57 @@ package enum StrokeLearning {
         return sum
     }
 
+    /// Every touch of `frames`, one finger or more: from the frame its first finger lands in to
+    /// the frame its last lifts in (or a cancel), as `none` labels — the spans of a trace of
+    /// strokes that are no gesture (`strokes test --negatives`).
+    package static func touchSpans(in frames: [TouchFrame], gesture: String = StrokeConfusion.noGesture)
+        -> [StrokeLabel]
+    {
+        var spans: [StrokeLabel] = []
+        var start: Int64? = nil
+        for f in frames {
+            let t = f.timestamp.microseconds
+            if f.isCancel || f.count == 0 {
+                if let s = start { spans.append(StrokeLabel(gesture: gesture, start: s, end: t)) }
+                start = nil
+            } else if start == nil {
+                start = t
+            }
+        }
+        if let s = start, let last = frames.last {
+            spans.append(StrokeLabel(gesture: gesture, start: s, end: last.timestamp.microseconds))
+        }
+        return spans
+    }
+
+    /// The recognizer `strokes test` measures: `kind = "stroke"` (all of `templates`' gestures
+    /// compete, `gestures` are reported; nil: all) or `kind = "checkmark"`.
+    package enum TestedKind: String, Sendable, CaseIterable {
+        case stroke
+        case checkmark
+    }
+
     /// Replays `frames` through an engine holding one stroke recognizer with `templates`, and
-    /// tallies, for each label, the gesture recognized at its lift (or "none").
+    /// tallies, for each label, the gesture recognized at its lift (or "none"). A label named
+    /// `none` (`StrokeConfusion.noGesture`) is a stroke that is no gesture: anything recognized
+    /// for it is a false alarm.
     package static func evaluate(
         frames: [TouchFrame], panelWidth: Int, panelHeight: Int, labels: [StrokeLabel], templates: StrokeTemplateSet,
-        minimumScore: Double = StrokeGestureRecognizer.defaultMinimumScore
+        minimumScore: Double = StrokeGestureRecognizer.defaultMinimumScore, kind: TestedKind = .stroke,
+        gestures: [String]? = nil, minimumLength: Double = 30
     ) -> StrokeConfusion {
         let root = Region(
             name: "screen", frame: Rect(x: 0, y: 0, width: Double(panelWidth), height: Double(panelHeight)))
         let engine = GestureEngine(root: root)
-        let recognizer = StrokeGestureRecognizer(name: "stroke", templates: templates, minimumScore: minimumScore)
+        let recognizer: StrokeGestureRecognizer =
+            switch kind {
+            case .stroke:
+                StrokeGestureRecognizer(
+                    name: "stroke", templates: templates, gestures: gestures, minimumScore: minimumScore,
+                    minimumLength: minimumLength)
+            case .checkmark:
+                CheckmarkGestureRecognizer(name: "check", minimumLeg: minimumLength / 3, templates: templates)
+            }
         engine.add(recognizer, to: root)
         let sink = CollectingSink()
         engine.sink = sink
@@ -147,7 +188,8 @@ package enum StrokeLearning {
             var predicted: String? = nil
             if e < sink.events.count, sink.events[e].time.microseconds <= label.end + 100_000 {
                 let s = sink.events[e].stroke
-                predicted = templates.names.indices.contains(s) ? templates.names[s] : nil
+                predicted =
+                    kind == .checkmark ? "check" : templates.names.indices.contains(s) ? templates.names[s] : nil
             }
             confusion.add(truth: label.gesture, predicted: predicted)
         }
@@ -204,7 +246,10 @@ package struct StrokeConfusion: Sendable, Equatable {
     /// counts[row][column].
     package private(set) var counts: [[Int]] = []
 
-    package init(templateNames: [String]) { columns = templateNames + ["none"] }
+    package init(templateNames: [String]) { columns = templateNames + [Self.noGesture] }
+
+    /// The label (and column) of a stroke that is no gesture.
+    package static let noGesture = "none"
 
     package mutating func add(truth: String, predicted: String?) {
         var row = truths.firstIndex(of: truth)
@@ -215,6 +260,17 @@ package struct StrokeConfusion: Sendable, Equatable {
         }
         let column = predicted.flatMap { columns.firstIndex(of: $0) } ?? columns.count - 1
         counts[row!][column] += 1
+    }
+
+    /// Adds `other`'s counts (same columns: the same template set).
+    package mutating func merge(_ other: StrokeConfusion) {
+        for (r, truth) in other.truths.enumerated() {
+            for (k, column) in other.columns.enumerated() {
+                for _ in 0..<other.counts[r][k] {
+                    add(truth: truth, predicted: column == Self.noGesture ? nil : column)
+                }
+            }
+        }
     }
 
     /// Strokes of `gesture` and how many were recognized as it.
@@ -237,11 +293,19 @@ package struct StrokeConfusion: Sendable, Equatable {
         return (n, others)
     }
 
-    /// All labelled strokes and those recognized as their own gesture.
+    /// The strokes labelled `none` (everyday strokes, no gesture) and how many of them were
+    /// recognized as some gesture: the false alarms.
+    package var everydayFalseAlarms: (count: Int, total: Int) {
+        guard let r = truths.firstIndex(of: Self.noGesture) else { return (0, 0) }
+        let total = counts[r].reduce(0, +)
+        return (total - counts[r][columns.count - 1], total)
+    }
+
+    /// All labelled gesture strokes (not `none`) and those recognized as their own gesture.
     package var accuracy: (hits: Int, total: Int) {
         var hits = 0
         var total = 0
-        for (r, t) in truths.enumerated() {
+        for (r, t) in truths.enumerated() where t != Self.noGesture {
             total += counts[r].reduce(0, +)
             if let c = columns.firstIndex(of: t) { hits += counts[r][c] }
         }
@@ -265,12 +329,17 @@ package struct StrokeConfusion: Sendable, Equatable {
             out += "\n"
         }
         out += "per-gesture accuracy\n"
-        for t in truths {
+        for t in truths where t != Self.noGesture {
             let (h, n) = recall(of: t)
             out += padRight(t, width) + pad("\(h)/\(n)", 9) + pad(percent(h, n), 9) + "\n"
         }
         let (h, n) = accuracy
-        out += padRight("all", width) + pad("\(h)/\(n)", 9) + pad(percent(h, n), 9) + "\n"
+        if n > 0 { out += padRight("all", width) + pad("\(h)/\(n)", 9) + pad(percent(h, n), 9) + "\n" }
+        let (alarms, everyday) = everydayFalseAlarms
+        if everyday > 0 {
+            out += "false alarms on strokes that are no gesture (labelled none)\n"
+            out += padRight("none", width) + pad("\(alarms)/\(everyday)", 9) + pad(percent(alarms, everyday), 9) + "\n"
+        }
         return out
     }
 

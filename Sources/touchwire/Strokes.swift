@@ -92,28 +92,62 @@ struct Strokes: ParsableCommand {
 
     struct Test: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Replay labelled strokes through a stroke recognizer; print the confusion matrix.")
+            abstract: "Replay labelled strokes through a stroke recognizer; print the confusion matrix.",
+            discussion: """
+                Strokes labelled `none` are no gesture (a swipe, a scroll, an arc): whatever is \
+                recognized for them is a false alarm, counted under the matrix. --negatives TRACE \
+                adds every touch of another trace as such a stroke (data/everyday holds everyday \
+                swipes, scrolls, arcs, nudges and taps). Without LABELS.csv, TRACE is all negatives.
+                """)
 
         @Argument(help: "The trace (formats.md §1).")
         var trace: String
-        @Argument(help: "The labels CSV (columns gesture,t_start_us,t_end_us).")
-        var labels: String
+        @Argument(help: "The labels CSV (columns gesture,t_start_us,t_end_us; omit: every touch of TRACE is `none`).")
+        var labels: String?
         @Option(name: .long, help: "The template file (default: the built-in sixteen shapes).")
         var templates: String?
         @Option(name: .long, help: "min_score of the recognizer (0…1).")
         var minScore: Double = StrokeGestureRecognizer.defaultMinimumScore
+        @Option(name: .long, help: "min_length of the recognizer, px (default 30; checkmark: 36, 3 × its 12 px leg).")
+        var minLength: Double?
+        @Option(name: .long, help: "The recognizer: stroke or checkmark.")
+        var kind: String = StrokeLearning.TestedKind.stroke.rawValue
+        @Option(name: .long, parsing: .upToNextOption, help: "The gestures a stroke recognizer reports (default: all).")
+        var gestures: [String] = []
+        @Option(name: .long, help: "A trace of strokes that are no gesture: every touch of it counts as `none`.")
+        var negatives: String?
 
         func validate() throws {
             guard (0...1).contains(minScore) else { throw ValidationError("--min-score must be within 0…1") }
+            if let minLength, !(minLength.isFinite && minLength >= 0 && minLength <= 100_000) {
+                throw ValidationError("--min-length must be within 0…100000")
+            }
+            guard StrokeLearning.TestedKind(rawValue: kind) != nil else {
+                throw ValidationError("--kind must be stroke or checkmark")
+            }
         }
 
         func run() throws {
             let t = try readTrace(trace)
-            let l = try readLabels(labels)
+            let l = try labels.map(readLabels) ?? StrokeLearning.touchSpans(in: t.frames)
             let set = try templates.map(readTemplates) ?? .builtIn
-            let confusion = StrokeLearning.evaluate(
+            for g in gestures where set.index(of: g) == nil {
+                throw fail("--gestures: no template named \"\(g)\"")
+            }
+            let tested = StrokeLearning.TestedKind(rawValue: kind)!
+            let minLength = self.minLength ?? (tested == .checkmark ? 36 : 30)
+            var confusion = StrokeLearning.evaluate(
                 frames: t.frames, panelWidth: t.header.panelWidth, panelHeight: t.header.panelHeight, labels: l,
-                templates: set, minimumScore: minScore)
+                templates: set, minimumScore: minScore, kind: tested, gestures: gestures.isEmpty ? nil : gestures,
+                minimumLength: minLength)
+            if let negatives {
+                let n = try readTrace(negatives)
+                let more = StrokeLearning.evaluate(
+                    frames: n.frames, panelWidth: n.header.panelWidth, panelHeight: n.header.panelHeight,
+                    labels: StrokeLearning.touchSpans(in: n.frames), templates: set, minimumScore: minScore,
+                    kind: tested, gestures: gestures.isEmpty ? nil : gestures, minimumLength: minLength)
+                confusion.merge(more)
+            }
             print(confusion.report, terminator: "")
         }
     }

@@ -62,15 +62,24 @@ final class StrokeTests: XCTestCase {
         return total
     }
 
-    /// The figures docs/strokes.md states: 1,425 of 1,440 (98.96 %) held-out strokes, sixteen
-    /// gestures (Protractor alone, the same way: 1,415, 98.26 %); checks 90/90 with 4 false alarms
-    /// (v's) of 1,350. Deterministic (no clock, no randomness): the floors are the measured figures.
+    /// The figures docs/strokes.md states: 1,424 of 1,440 (98.89 %) held-out strokes, sixteen
+    /// gestures, with open-set rejection on (before it: 1,425; Protractor alone: 1,415, 98.26 %);
+    /// checks 90/90 with 4 false alarms (v's) of 1,350. Deterministic (no clock, no randomness):
+    /// the floors are the measured figures.
     func testLeaveOneSubjectOutAccuracyOnTheSixteenGestures() throws {
         let c = try Self.leaveOneSubjectOut(edited: true)
         print(c.report)
         let (hits, total) = c.accuracy
         XCTAssertEqual(total, 1440)
-        XCTAssertGreaterThanOrEqual(hits, 1425, "held-out accuracy")
+        XCTAssertGreaterThanOrEqual(hits, 1424, "held-out accuracy")
+        // Strokes of one shape reported as another: the false alarms between shapes (≤ 1 %).
+        var between = 0
+        for (r, truth) in c.truths.enumerated() {
+            for (k, column) in c.columns.enumerated() where column != truth && column != "none" {
+                between += c.counts[r][k]
+            }
+        }
+        XCTAssertLessThanOrEqual(between, 14, "held-out strokes reported as another shape (measured 13/1,440)")
         let check = c.recall(of: "check")
         XCTAssertEqual(check.total, 90)
         XCTAssertGreaterThanOrEqual(check.hits, 90, "held-out checkmark recall")
@@ -80,13 +89,14 @@ final class StrokeTests: XCTestCase {
     }
 
     /// Templates from a single person, tested on another (six pairs): the figures docs/strokes.md
-    /// states, 2,808 of 2,880 (97.50 %); checks 180/180 with 8 false alarms of 2,700.
+    /// states, 2,795 of 2,880 (97.05 %, 2,808 before open-set rejection); checks 180/180 with 8
+    /// false alarms of 2,700.
     func testTrainedOnOnePersonTestedOnAnother() throws {
         let c = try Self.trainedOnOnePerson()
         print(c.report)
         let (hits, total) = c.accuracy
         XCTAssertEqual(total, 2880)
-        XCTAssertGreaterThanOrEqual(hits, 2808, "accuracy on another person")
+        XCTAssertGreaterThanOrEqual(hits, 2795, "accuracy on another person")
         XCTAssertEqual(c.recall(of: "check").hits, 180, "checkmark recall on another person")
         let alarms = c.falseAlarms(of: "check")
         XCTAssertEqual(alarms.others, 2700)
@@ -94,12 +104,12 @@ final class StrokeTests: XCTestCase {
     }
 
     /// Without editing the templates (every stroke a template) held-out accuracy is the same,
-    /// 1,425/1,440: since a check and a v are told apart by where they begin, the misfits that
+    /// 1,424/1,440: since a check and a v are told apart by where they begin, the misfits that
     /// editing drops no longer cost a held-out stroke. Editing must not cost one either.
     func testEditingTheTemplatesCostsHeldOutSubjectsNothing() throws {
         let plain = try Self.leaveOneSubjectOut(edited: false).accuracy.hits
         let edited = try Self.leaveOneSubjectOut(edited: true).accuracy.hits
-        XCTAssertGreaterThanOrEqual(plain, 1425, "every stroke a template")
+        XCTAssertGreaterThanOrEqual(plain, 1424, "every stroke a template")
         XCTAssertGreaterThanOrEqual(edited, plain)
     }
 
