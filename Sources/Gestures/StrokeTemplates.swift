@@ -217,6 +217,23 @@ public struct StrokeTemplateSet: Sendable, Equatable {
     /// The index of gesture `name` in `names`.
     public func index(of name: String) -> Int? { names.firstIndex(of: name) }
 
+    /// The gesture name of template `i`'s nearest other template ("" when it is alone). For tools.
+    public func nearestOtherGesture(of i: Int) -> String {
+        shapes.withUnsafeBufferPointer { s in
+            var best = -1
+            var bestDistance = Double.infinity
+            for j in 0..<count where j != i {
+                let d = StrokeShape.distance(
+                    s.baseAddress! + i * StrokeShape.stride, s.baseAddress! + j * StrokeShape.stride)
+                if d < bestDistance {
+                    bestDistance = d
+                    best = j
+                }
+            }
+            return best < 0 ? "" : names[gestureOfTemplate[best]]
+        }
+    }
+
     /// Wilson's editing: the indices of the templates whose nearest other template belongs to
     /// another gesture — outliers that would pull strokes of their neighbours' gesture their way.
     /// Dropping them is what `strokes learn --edit` does. Quadratic in `count` (for tools).

@@ -109,13 +109,37 @@ package enum StrokeLearning {
     }
 
     /// `templates` without Wilson's misfits (`StrokeTemplateSet.misfits`): those whose nearest
-    /// other template is of another gesture. Returns the kept templates and how many were dropped.
+    /// other template is of another gesture. Returns the kept templates, how many were dropped,
+    /// and for each dropped one its index, its name and the gesture of its nearest neighbour.
     package static func edited(_ templates: [StrokeTemplate]) throws(StrokeTemplateSet.EmptyStroke)
-        -> (templates: [StrokeTemplate], dropped: Int)
+        -> (templates: [StrokeTemplate], dropped: Int, why: [(index: Int, name: String, nearest: String)])
     {
-        let drop = Set(try StrokeTemplateSet(templates).misfits())
+        let set = try StrokeTemplateSet(templates)
+        let misfits = set.misfits()
+        let drop = Set(misfits)
         let kept = templates.enumerated().filter { !drop.contains($0.offset) }.map(\.element)
-        return (kept, drop.count)
+        let why = misfits.map { i in (i, templates[i].name, set.nearestOtherGesture(of: i)) }
+        return (kept, drop.count, why)
+    }
+
+    /// A stroke too small to be a shape (`StrokeGestureRecognizer`'s defaults: a path under 30 px,
+    /// or a box under 15 px): its index in `templates` and why. `strokes learn` warns about them.
+    package static func tooSmall(_ templates: [StrokeTemplate]) -> [(index: Int, reason: String)] {
+        templates.enumerated().compactMap { i, t in
+            let length = pathLength(t.points)
+            let xs = t.points.map(\.x)
+            let ys = t.points.map(\.y)
+            let extent = max((xs.max() ?? 0) - (xs.min() ?? 0), (ys.max() ?? 0) - (ys.min() ?? 0))
+            if length < 30 {
+                return (i, "a path of \(format(length)) px, shorter than min_length's default 30: a tap or a nudge")
+            }
+            if extent < 15 { return (i, "it spans \(format(extent)) px: a finger wobbling in place") }
+            return nil
+        }
+    }
+
+    private static func format(_ v: Double) -> String {
+        v.isFinite && abs(v) < 1e15 ? String(Int(v.rounded())) : "\(v)"
     }
 
     static func pathLength(_ p: [Point]) -> Double {

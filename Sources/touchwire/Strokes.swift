@@ -54,6 +54,9 @@ struct Strokes: ParsableCommand {
             let l = try labels.map { try readLabels($0) }
             var templates = StrokeLearning.templates(frames: t.frames, labels: l, name: name)
             guard !templates.isEmpty else { throw fail("\(trace): no strokes to learn from") }
+            for (i, reason) in StrokeLearning.tooSmall(templates) {
+                warn("\(trace): stroke \(i + 1) (\(templates[i].name)) is too small to be a shape: \(reason)")
+            }
             if let resample {
                 templates = templates.compactMap { t in
                     StrokeShape.resampled(t.points, count: resample).map { StrokeTemplate(name: t.name, points: $0) }
@@ -75,6 +78,16 @@ struct Strokes: ParsableCommand {
                     let result = try StrokeLearning.edited(templates)
                     templates = result.templates
                     print("\(output): dropped \(result.dropped) templates nearest to another gesture")
+                    var byPair: [String: Int] = [:]
+                    for w in result.why { byPair["\(w.name) (nearest: \(w.nearest))", default: 0] += 1 }
+                    for (pair, n) in byPair.sorted(by: { $0.key < $1.key }) {
+                        print("  \(n) × \(pair)")
+                    }
+                    let left = Set(templates.map(\.name))
+                    for gone in Set(result.why.map(\.name)).subtracting(left).sorted() {
+                        let advice = "give \(gone) more, or more distinct, examples"
+                        warn("--edit dropped every \(gone) template: each was nearer to another gesture; \(advice)")
+                    }
                 } catch {
                     throw fail("template \(error.index + 1) (\(error.name)) has no length")
                 }

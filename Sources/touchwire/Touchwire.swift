@@ -42,6 +42,11 @@ func fail(_ message: String, code: Int32 = 1) -> ExitCode {
     return ExitCode(code)
 }
 
+/// A warning: one line on stderr, `touchwire: warning: …`; the command goes on.
+func warn(_ message: String) {
+    writeStandardError("touchwire: warning: " + message + "\n")
+}
+
 /// "1 region", "3 regions".
 func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
