@@ -4,7 +4,7 @@ import XCTest
 
 final class ContinuousTests: XCTestCase {
     // S3: long press begins when the duration elapses (on the injected clock), changes with moves, ends on lift.
-    func testLongPressBeganChangedEnded() {
+    func testLongPressBeganChangedEnded() throws {
         let h = EngineHarness()
         h.add(LongPressGestureRecognizer(name: "press", minimumPressDurationMilliseconds: 500))
         h.frame(0, (0, 100, 100))
@@ -13,7 +13,7 @@ final class ContinuousTests: XCTestCase {
         h.frame(800)
         h.finish()
         XCTAssertEqual(h.log, ["press:began@500", "press:changed@700", "press:ended@800"])
-        XCTAssertEqual(h.sink.events[1].location, Point(x: 150, y: 100))
+        XCTAssertEqual((try h.event(1)).location, Point(x: 150, y: 100))
     }
 
     func testLongPressFailsWhenLiftedEarly() {
@@ -25,7 +25,7 @@ final class ContinuousTests: XCTestCase {
     }
 
     // S3 + S9: a system cancel mid-pan sends cancelled (S4 decision).
-    func testPanBeganChangedThenSystemCancel() {
+    func testPanBeganChangedThenSystemCancel() throws {
         let h = EngineHarness()
         h.add(PanGestureRecognizer(name: "pan", minimumDistance: 10))
         h.frame(0, (0, 100, 100))
@@ -35,10 +35,10 @@ final class ContinuousTests: XCTestCase {
         h.cancel(40)
         h.finish()
         XCTAssertEqual(h.log, ["pan:began@20", "pan:changed@30", "pan:cancelled@40"])
-        XCTAssertEqual(h.sink.events[1].translation, Point(x: 25, y: 0))
+        XCTAssertEqual((try h.event(1)).translation, Point(x: 25, y: 0))
         // Least squares over (0 ms,100) (10,105) (20,115) (30,125): 0.85 px/ms; the last two samples
         // alone would say 1000.
-        XCTAssertEqual(h.sink.events[1].velocity.x, 850, accuracy: 0.5)
+        XCTAssertEqual((try h.event(1)).velocity.x, 850, accuracy: 0.5)
     }
 
     // S10: disabling mid-gesture cancels a continuous recognizer.

@@ -106,4 +106,41 @@ final class EdgePanTests: XCTestCase {
         h.finish()
         XCTAssertEqual(h.log, [])
     }
+
+    /// Every edge is measured from its region's own frame, not the screen's: on a panel whose
+    /// right-hand region starts at x = 500, the right band is at its right edge (x 780–800), the
+    /// left band at x 500–520, the top band at its top (y 100–120), and a touch at the screen's
+    /// left edge or top is not in the region's band. S1.
+    func testEdgesOfARegionAwayFromTheOriginAreItsOwn() {
+        for (edge, start, swipe): (RegionEdges, Point, Point) in [
+            (.right, Point(x: 795, y: 300), Point(x: -80, y: 0)), (.left, Point(x: 505, y: 300), Point(x: 80, y: 0)),
+            (.top, Point(x: 650, y: 105), Point(x: 0, y: 80)), (.bottom, Point(x: 650, y: 475), Point(x: 0, y: -80)),
+        ] {
+            let h = EngineHarness()
+            let panel = Region(name: "panel", frame: Rect(x: 500, y: 100, width: 300, height: 380))
+            h.root.addChild(panel)
+            let r = EdgePanGestureRecognizer(name: "edge", edges: edge, edgeBand: 20, minimumDistance: 10)
+            h.add(r, to: panel)
+            for k in 0...4 {
+                let f = Double(k) / 4
+                h.frame(10 * Int64(k), (0, start.x + f * swipe.x, start.y + f * swipe.y))
+            }
+            h.frame(50)
+            h.finish()
+            XCTAssertEqual(h.log.first, "edge:began@10", "a swipe in from the region's \(edge.names) edge")
+            // Twenty pixels inside the region from the screen-side edge is outside every band.
+            let g = EngineHarness()
+            let panel2 = Region(name: "panel", frame: Rect(x: 500, y: 100, width: 300, height: 380))
+            g.root.addChild(panel2)
+            g.add(EdgePanGestureRecognizer(name: "edge", edges: edge, edgeBand: 20, minimumDistance: 10), to: panel2)
+            let away = Point(x: 650, y: 290)
+            for k in 0...4 {
+                let f = Double(k) / 4
+                g.frame(10 * Int64(k), (0, away.x + f * swipe.x, away.y + f * swipe.y))
+            }
+            g.frame(50)
+            g.finish()
+            XCTAssertEqual(g.log, [], "the middle of the region is in no band (\(edge.names))")
+        }
+    }
 }

@@ -14,6 +14,14 @@ final class EngineHarness {
 
     func add(_ r: GestureRecognizer, to region: Region? = nil) { engine.add(r, to: region ?? root) }
 
+    /// The `i`-th event recorded, or a thrown test failure naming what was recorded instead:
+    /// a missing event fails one test, never traps the whole run.
+    func event(_ i: Int, file: StaticString = #filePath, line: UInt = #line) throws -> GestureEvent {
+        try XCTUnwrap(
+            sink.events.indices.contains(i) ? sink.events[i] : nil, "no event \(i); recorded: \(log)",
+            file: file, line: line)
+    }
+
     /// A frame at `ms` with the given contacts (id, x, y).
     func frame(_ ms: Int64, _ contacts: (UInt8, Double, Double)...) {
         var f = TouchFrame(timestamp: .milliseconds(ms))

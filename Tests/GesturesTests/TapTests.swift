@@ -4,7 +4,7 @@ import XCTest
 
 final class TapTests: XCTestCase {
     // S2, S4: a discrete recognizer goes possible → recognized and sends one action.
-    func testSingleTapIsRecognizedOnLift() {
+    func testSingleTapIsRecognizedOnLift() throws {
         let h = EngineHarness()
         let tap = TapGestureRecognizer(name: "tap")
         var calls: [GestureState] = []
@@ -14,9 +14,9 @@ final class TapTests: XCTestCase {
         h.finish()
         XCTAssertEqual(h.log, ["tap:recognized@50"])
         XCTAssertEqual(calls, [.recognized])
-        XCTAssertEqual(h.sink.events[0].location, Point(x: 120, y: 80))  // S12
-        XCTAssertEqual(h.sink.events[0].taps, 1)
-        XCTAssertEqual(h.sink.events[0].touches, 1)
+        XCTAssertEqual((try h.event(0)).location, Point(x: 120, y: 80))  // S12
+        XCTAssertEqual((try h.event(0)).taps, 1)
+        XCTAssertEqual((try h.event(0)).touches, 1)
         XCTAssertEqual(tap.state, .possible)  // S6: reset after recognized
     }
 
@@ -52,7 +52,7 @@ final class TapTests: XCTestCase {
     }
 
     // S15: single tap requiring double tap to fail is reported exactly max_interval after the lift.
-    func testSingleTapWaitsExactlyTheIntervalForDoubleTapToFail() {
+    func testSingleTapWaitsExactlyTheIntervalForDoubleTapToFail() throws {
         let h = EngineHarness()
         let single = TapGestureRecognizer(name: "single")
         let double = TapGestureRecognizer(name: "double", taps: 2, maximumIntervalMilliseconds: 300)
@@ -62,7 +62,7 @@ final class TapTests: XCTestCase {
         h.tap(at: 0, duration: 40)
         h.finish()
         XCTAssertEqual(h.log, ["single:recognized@340"])
-        XCTAssertEqual(h.sink.events[0].location, Point(x: 100, y: 100))
+        XCTAssertEqual((try h.event(0)).location, Point(x: 100, y: 100))
     }
 
     // S15: when the required recognizer succeeds, the waiting one fails.
@@ -94,7 +94,7 @@ final class TapTests: XCTestCase {
     }
 
     // Two-finger tap needs both fingers.
-    func testTwoFingerTap() {
+    func testTwoFingerTap() throws {
         let h = EngineHarness()
         h.add(TapGestureRecognizer(name: "two", touches: 2))
         h.frame(0, (0, 100, 100), (1, 200, 100))
@@ -103,8 +103,8 @@ final class TapTests: XCTestCase {
         h.tap(at: 1000)
         h.finish()
         XCTAssertEqual(h.log, ["two:recognized@80"])
-        XCTAssertEqual(h.sink.events[0].touches, 2)
-        XCTAssertEqual(h.sink.events[0].location, Point(x: 150, y: 100))
+        XCTAssertEqual((try h.event(0)).touches, 2)
+        XCTAssertEqual((try h.event(0)).location, Point(x: 150, y: 100))
     }
 
     // S7: duplicate target-action pairs are ignored; nil removes all.
@@ -161,7 +161,7 @@ final class TapTests: XCTestCase {
     }
 
     // S28: a control's default action wins over an ancestor's tap.
-    func testControlWinsOverAncestorTap() {
+    func testControlWinsOverAncestorTap() throws {
         let h = EngineHarness()
         let button = Region(name: "button", frame: Rect(x: 0, y: 0, width: 100, height: 50), isControl: true)
         h.root.addChild(button)
@@ -170,11 +170,11 @@ final class TapTests: XCTestCase {
         h.tap(at: 1000, x: 400, y: 300)
         h.finish()
         XCTAssertEqual(h.sink.events.map { "\($0.kind)" }, ["control", "tap"])
-        XCTAssertEqual(h.engine.regionName(h.sink.events[0].region), "button")
+        XCTAssertEqual(h.engine.regionName((try h.event(0)).region), "button")
     }
 
     // S28: a control's action names its region in its own field; a recognizer's action has none.
-    func testControlActionCarriesItsRegionAsItsOwnField() {
+    func testControlActionCarriesItsRegionAsItsOwnField() throws {
         let h = EngineHarness()
         let button = Region(name: "button", frame: Rect(x: 0, y: 0, width: 100, height: 50), isControl: true)
         h.root.addChild(button)
@@ -183,10 +183,10 @@ final class TapTests: XCTestCase {
         h.tap(at: 1000, x: 400, y: 300)
         h.finish()
         XCTAssertEqual(h.sink.events.count, 2)
-        XCTAssertTrue(h.sink.events[0].isControlAction)
-        XCTAssertEqual(h.engine.regionName(h.sink.events[0].control), "button")
-        XCTAssertFalse(h.sink.events[1].isControlAction)
-        XCTAssertEqual(h.sink.events[1].control, -1)
+        XCTAssertTrue((try h.event(0)).isControlAction)
+        XCTAssertEqual(h.engine.regionName((try h.event(0)).control), "button")
+        XCTAssertFalse((try h.event(1)).isControlAction)
+        XCTAssertEqual((try h.event(1)).control, -1)
     }
 
     // S20: shouldReceive false hides the touch; S21: shouldBegin false fails the recognizer.
