@@ -165,8 +165,15 @@ final class EverydayStrokeTests: XCTestCase, TouchwireCommandLine {
                 Point(x: $0.x + rng.jitter(), y: $0.y + rng.jitter())
             }
         }
+        // Taught by hand: each slash a little bowed, one way or the other, and jittery.
         let templates = (0..<10).map { i in
-            StrokeTemplate(name: "slash", points: slash(125 + Double(i % 5) * 3 - 6, length: 150))
+            let bow = (i % 2 == 0 ? 1.0 : -1.0) * 0.05 * 150
+            let points = slash(125 + Double(i % 5) * 3 - 6, length: 150).enumerated().map { k, p in
+                let s = Double(k) / 25
+                let side = bow * 4 * s * (1 - s)
+                return Point(x: p.x + side * 0.82, y: p.y + side * 0.57)
+            }
+            return StrokeTemplate(name: "slash", points: points)
         }
         let set = try StrokeTemplateSet(templates)
         XCTAssertEqual(set.lineLike, [true], "the taught shape is a line")
@@ -180,9 +187,15 @@ final class EverydayStrokeTests: XCTestCase, TouchwireCommandLine {
             for f in stroke(slash(degrees, length: length), at: t) { engine.process(f) }
             t += 1_000_000
         }
-        XCTAssertEqual(sink.events.filter { $0.state == .recognized }.count, 4, "slashes drawn again")
+        // Drawn again dead straight, with a ruler: a straighter slash is still a slash.
+        for (degrees, length) in [(125.0, 180.0), (121, 140)] {
+            let straight = line(degrees: degrees, length: length, milliseconds: 250, centre: Point(x: 400, y: 240))
+            for f in stroke(straight, at: t) { engine.process(f) }
+            t += 1_000_000
+        }
+        XCTAssertEqual(sink.events.filter { $0.state == .recognized }.count, 6, "slashes drawn again")
         for f in stroke(slash(-90, length: 200), at: t) { engine.process(f) }
-        XCTAssertEqual(sink.events.filter { $0.state == .recognized }.count, 4, "a scroll up is no slash")
+        XCTAssertEqual(sink.events.filter { $0.state == .recognized }.count, 6, "a scroll up is no slash")
     }
 
     /// `touchwire strokes test TRACE LABELS` counts the strokes labelled `none` that became
