@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Gestures
 import TouchComposition
+import TouchLinux
 import TouchPlot
 import TouchService
 import TouchTrace
@@ -46,6 +47,12 @@ struct Plot: ParsableCommand {
     }
 
     func run() throws {
+        if output != "-" {
+            // Checked before the work: a directory, socket, the trace or the board is refused.
+            do throws(OutputFileError) { try OutputFile.check(output, inputs: [trace, board]) } catch {
+                throw fail("-o \(error)")
+            }
+        }
         let description = try loadBoard(board)
         let parsed: Trace
         do throws(TraceError) {
@@ -67,10 +74,10 @@ struct Plot: ParsableCommand {
         if output == "-" {
             writeStandardOutput(svg)
         } else {
-            do {
-                try Data(svg.utf8).write(to: URL(fileURLWithPath: output))
+            do throws(OutputFileError) {
+                try OutputFile.write(svg.utf8, to: output, inputs: [trace, board])
             } catch {
-                throw fail("\(output): cannot write the picture (\(ioErrorReason(error)))")
+                throw fail("\(output): cannot write the picture: \(error.reason)")
             }
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Gestures
 import TouchComposition
+import TouchLinux
 import TouchService
 import TouchTrace
 
@@ -50,6 +51,12 @@ struct Strokes: ParsableCommand {
         }
 
         func run() throws {
+            // Checked before the work: a directory, socket or one of the inputs is refused.
+            do throws(OutputFileError) {
+                try OutputFile.check(output, inputs: [trace] + (labels.map { [$0] } ?? []))
+            } catch {
+                throw fail("-o \(error)")
+            }
             let t = try readTrace(trace)
             let l = try labels.map { try readLabels($0) }
             var templates = StrokeLearning.templates(frames: t.frames, labels: l, name: name)
@@ -80,8 +87,10 @@ struct Strokes: ParsableCommand {
                 }
             }
             let text = StrokeTemplateFile.format(templates)
-            guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
-                throw fail("\(output): cannot write the template file")
+            do throws(OutputFileError) {
+                try OutputFile.write(text.utf8, to: output, inputs: [trace] + (labels.map { [$0] } ?? []))
+            } catch {
+                throw fail("\(output): cannot write the template file: \(error.reason)")
             }
             var counts: [String: Int] = [:]
             for t in templates { counts[t.name, default: 0] += 1 }
