@@ -99,11 +99,13 @@ package enum PanelPlot {
                 ])
             for p in points { svg.circle(x: p.0, y: p.1, r: 1.6, fill: colour) }
             let start = stroke.samples[0].time
-            var nextTick = start + 100_000
+            var nextTick = Int64.saturatingSum(start, 100_000)
             for s in stroke.samples where s.time >= nextTick {
                 let p = px(s.position)
                 svg.circle(x: p.0, y: p.1, r: 4, fill: "none", stroke: colour, [("class", "tick")])
-                nextTick = (s.time - start) / 100_000 * 100_000 + start + 100_000
+                let elapsed = Int64.saturatingDifference(s.time, start) / 100_000 * 100_000
+                nextTick = Int64.saturatingSum(Int64.saturatingSum(start, elapsed), 100_000)
+                if nextTick == .max { break }  // the end of Int64: no later tick
             }
             let first = points[0]
             svg.label(

@@ -130,11 +130,13 @@ package struct PlotWindow: Sendable, Equatable {
         return true
     }
 
-    /// The window with open ends closed at the recording's first and last instant.
+    /// The window with open ends closed at the recording's first and last instant; at least
+    /// 1 µs long, within Int64 (a window ending at `Int64.max` starts 1 µs before it).
     package func resolved(in recording: PlotRecording) -> (from: Int64, to: Int64) {
         let span = recording.timeSpan
         let a = from ?? span.first
         let b = to ?? span.last
+        if a == .max { return (a - 1, a) }
         return (a, max(b, a + 1))
     }
 }

@@ -177,7 +177,7 @@ package struct SVGWriter: Sendable {
     /// Microseconds as seconds with three decimals ("1.000 s" is written "1.000").
     package static func seconds(_ microseconds: Int64) -> String {
         let negative = microseconds < 0
-        let ms = (negative ? -microseconds : microseconds) / 1000
+        let ms = microseconds.magnitude / 1000  // Int64.min has no negation: its magnitude is a UInt64
         let fraction = String(ms % 1000)
         return (negative ? "-" : "") + String(ms / 1000) + "." + String(repeating: "0", count: 3 - fraction.count)
             + fraction

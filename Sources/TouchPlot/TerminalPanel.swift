@@ -31,15 +31,16 @@ package struct TerminalPanel: Sendable {
         self.panelWidth = max(panelWidth, 1)
         self.panelHeight = max(panelHeight, 1)
         self.columns = max(columns, 8)
-        let natural = Int((Double(self.columns) * self.panelHeight / self.panelWidth / 2).rounded())
+        let natural = Int(saturating: (Double(self.columns) * self.panelHeight / self.panelWidth / 2).rounded())
         self.rows = rows > 0 ? rows : min(max(natural, 4), 40)
         self.outlines = outlines
     }
 
-    /// The cell (column, row) of a panel position, clamped to the grid.
+    /// The cell (column, row) of a panel position, clamped to the grid (a position of 1e300, ∞
+    /// or NaN from the stream lands on an edge, never traps).
     package func cell(_ p: Point) -> (column: Int, row: Int) {
-        let c = Int((p.x / panelWidth * Double(columns)).rounded(.down))
-        let r = Int((p.y / panelHeight * Double(rows)).rounded(.down))
+        let c = Int(saturating: (p.x / panelWidth * Double(columns)).rounded(.down))
+        let r = Int(saturating: (p.y / panelHeight * Double(rows)).rounded(.down))
         return (min(max(c, 0), columns - 1), min(max(r, 0), rows - 1))
     }
 
@@ -131,9 +132,11 @@ package struct MonitorScreen: Sendable {
 
     /// Milliseconds with two decimals from microseconds ("0.12").
     package static func milliseconds(_ microseconds: Int64) -> String {
-        let hundredths = (microseconds + 5) / 10
+        let m = microseconds.magnitude  // any Int64, the ends too (a `t_us` of Int64.min from the stream)
+        let hundredths = m / 10 + (m % 10 >= 5 ? 1 : 0)
         let fraction = String(hundredths % 100)
-        return String(hundredths / 100) + "." + (fraction.count < 2 ? "0" : "") + fraction
+        return (microseconds < 0 ? "-" : "") + String(hundredths / 100) + "." + (fraction.count < 2 ? "0" : "")
+            + fraction
     }
 
     /// A rate with one decimal ("99.5").

@@ -139,8 +139,9 @@ package enum TimelinePlot {
         let left = 16.0
         let top = 52.0
         let x0 = left + labelWidth
-        let duration = Double(span.to - span.from)
-        func x(_ t: Int64) -> Double { x0 + Double(t - span.from) / duration * plotWidth }
+        // In Double: a span of a trace from −9.1e18 to 9.1e18 µs does not fit an Int64.
+        let duration = Double(span.to) - Double(span.from)
+        func x(_ t: Int64) -> Double { x0 + (Double(t) - Double(span.from)) / duration * plotWidth }
         func clampedX(_ t: Int64) -> Double { min(max(x(t), x0), x0 + plotWidth) }
         let rows = lanes.count + 1
         let axisY = top + Double(rows) * (laneHeight + laneGap) + 4
@@ -158,15 +159,24 @@ package enum TimelinePlot {
         svg.label("touchwire plot --timeline", x: left, y: 36, [("fill", "#666666")])
 
         // Time grid.
-        let step = tickStep(span.to - span.from)
+        // At most about a dozen ticks whatever the span (a 177-byte trace over 9e18 µs once drew
+        // millions, a 1.5 GB picture), each step computed without overflow at Int64's ends.
+        let step = tickStep(Int64.saturatingDifference(span.to, span.from))
         svg.open("g", [("class", "axis")])
-        var tick = (span.from + step - 1) / step * step
-        if span.from < 0 { tick = span.from / step * step }
-        while tick <= span.to {
+        // The first multiple of `step` at or after `from` (none when it would be past Int64.max).
+        var next: Int64? = span.from
+        let remainder = span.from % step
+        if remainder < 0 { next = span.from - remainder }
+        if remainder > 0 {
+            let (up, overflow) = span.from.addingReportingOverflow(step - remainder)
+            next = overflow ? nil : up
+        }
+        while let tick = next, tick <= span.to {
             let tx = x(tick)
             svg.line(tx, top - 4, tx, axisY, stroke: "#eeeeee")
             svg.label(SVGWriter.seconds(tick), x: tx, y: axisY + 14, [("text-anchor", "middle"), ("font-size", "10")])
-            tick += step
+            let (after, overflow) = tick.addingReportingOverflow(step)
+            next = overflow ? nil : after
         }
         svg.line(x0, axisY, x0 + plotWidth, axisY, stroke: "#000000")
         svg.label("time (s)", x: x0 + plotWidth, y: axisY + 28, [("text-anchor", "end"), ("font-size", "10")])
@@ -263,13 +273,13 @@ package enum TimelinePlot {
     /// A tick step of 1, 2 or 5 × 10ⁿ µs giving about ten ticks over `span` µs.
     static func tickStep(_ span: Int64) -> Int64 {
         var decade: Int64 = 1000
-        while decade < 1_000_000_000_000 {
+        while decade < 1_000_000_000_000_000_000 {
             for mantissa: Int64 in [1, 2, 5] where span / (decade * mantissa) <= 12 {
                 return decade * mantissa
             }
             decade *= 10
         }
-        return decade
+        return decade  // 10¹⁸ µs: at most 9 ticks over all of Int64's positive half
     }
 }
 

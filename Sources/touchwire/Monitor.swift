@@ -129,7 +129,7 @@ struct Monitor: ParsableCommand {
                 pending.removeSubrange(...newline)
                 guard let event = MonitorEvent.parse(line[...]) else { continue }
                 received += 1
-                lastLatency = MonotonicClock.now().microseconds - event.time
+                lastLatency = Int64.saturatingDifference(MonotonicClock.now().microseconds, event.time)
                 MonitorEvent.append(event, to: &recent)
                 if let frames, received >= frames { closed = true }
             }

@@ -47,6 +47,11 @@ struct Strokes: ParsableCommand {
             if labels == nil && name == nil { throw ValidationError("give LABELS.csv or --name NAME") }
             if labels != nil && name != nil { throw ValidationError("give LABELS.csv or --name NAME, not both") }
             if let name, name.isEmpty { throw ValidationError("--name must not be empty") }
+            if let name, !StrokeLearning.isValidName(name) {
+                throw ValidationError(
+                    "--name must not hold control characters or line separators (U+2028, U+2029, U+0085):"
+                        + " the template file could not be read back")
+            }
             if let resample, !(2...1000).contains(resample) { throw ValidationError("--resample must be 2…1000") }
         }
 
@@ -86,7 +91,19 @@ struct Strokes: ParsableCommand {
                     throw fail("template \(error.index + 1) (\(error.name)) has no length")
                 }
             }
+            // What is written must read back: names and coordinates the reader accepts, and the
+            // formatted text parsed again before anything is written.
+            do throws(StrokeTemplateFileError) {
+                try StrokeLearning.checkWritable(templates, source: labels ?? trace)
+            } catch {
+                throw fail("\(error)")
+            }
             let text = StrokeTemplateFile.format(templates)
+            do throws(StrokeTemplateFileError) {
+                _ = try StrokeTemplateFile.parse(text, file: output)
+            } catch {
+                throw fail("\(output): not written: the template file would not read back (\(error))")
+            }
             do throws(OutputFileError) {
                 try OutputFile.write(text.utf8, to: output, inputs: [trace] + (labels.map { [$0] } ?? []))
             } catch {
