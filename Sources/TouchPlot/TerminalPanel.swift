@@ -33,7 +33,10 @@ package struct TerminalPanel: Sendable {
         self.columns = max(columns, 8)
         let natural = Int(saturating: (Double(self.columns) * self.panelHeight / self.panelWidth / 2).rounded())
         self.rows = rows > 0 ? rows : min(max(natural, 4), 40)
-        self.outlines = outlines
+        // Region names come from the board: drawn one character a cell, controls as "?".
+        self.outlines = outlines.map {
+            Outline(name: TerminalText.masked($0.name), frame: $0.frame, isControl: $0.isControl)
+        }
     }
 
     /// The cell (column, row) of a panel position, clamped to the grid (a position of 1e300, ∞
@@ -116,17 +119,23 @@ package struct MonitorScreen: Sendable {
         self.gestures = gestures
     }
 
-    /// The screen as text, lines ending in "\r\n" (correct on a raw terminal too).
+    /// The screen as text, lines ending in "\r\n" (correct on a raw terminal too). The only
+    /// escape sequence in it is `clear`: every control character of the title (the board's name),
+    /// the figures (a line each, split at "\r\n"), the gestures (names and states from the service's
+    /// stream) and the panel is shown as `\u{1B}` (or `?` in the panel), never sent raw.
     package func render() -> String {
-        var lines = [title]
+        var lines = [TerminalText.sanitized(title, limit: 400)]
         let width = panel.first?.count ?? 0
         let edge = "." + String(repeating: "-", count: width) + "."
         lines.append(edge)
-        lines.append(contentsOf: panel.map { ":" + $0 + ":" })
+        lines.append(contentsOf: panel.map { ":" + TerminalText.masked($0) + ":" })
         lines.append(edge)
-        lines.append(figures)
+        lines.append(
+            contentsOf: figures.split(separator: "\r\n").map { TerminalText.sanitized(String($0), limit: 400) })
         lines.append("last gestures:")
-        lines.append(contentsOf: gestures.isEmpty ? ["  (none yet)"] : gestures.map { "  " + $0 })
+        lines.append(
+            contentsOf: gestures.isEmpty
+                ? ["  (none yet)"] : gestures.map { "  " + TerminalText.sanitized($0, limit: 400) })
         return MonitorScreen.clear + lines.joined(separator: "\r\n") + "\r\n"
     }
 

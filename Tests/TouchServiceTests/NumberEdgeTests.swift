@@ -160,13 +160,17 @@ final class NumberEdgeTests: XCTestCase, TouchwireCommandLine {
         XCTAssertFalse(r.signalled, r.stderr)
         XCTAssertEqual(r.status, 0, r.stderr)
     }
+}
 
+extension TouchwireCommandLine {
     /// Runs `touchwire monitor --socket` against `server`, sends `lines` once it connects, and
     /// collects it (it stops after `frames` events).
-    func runMonitor(socket: String, server: UnixStreamServer, frames: Int, lines: [String]) throws -> TouchwireRun {
+    func runMonitor(
+        socket: String, server: UnixStreamServer, frames: Int, lines: [String], board: String? = nil
+    ) throws -> TouchwireRun {
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["monitor", "--board", demoBoard, "--socket", socket, "--frames", String(frames)]
+        process.arguments = ["monitor", "--board", board ?? demoBoard, "--socket", socket, "--frames", String(frames)]
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
