@@ -1,3 +1,4 @@
+import BoardConfig
 import Gestures
 import TouchCore
 import TouchTrace
@@ -131,10 +132,17 @@ package enum StrokeLearning {
             }
     }
 
-    /// Checks that `templates` make a file the reader reads back: every name valid, every point
+    /// Checks that `templates` make a file the reader reads back and a board loads: at most
+    /// `BoardInputBounds.maximumStrokeTemplates`, every name valid, every point
     /// finite and within `maximumCoordinate`. The error names `source` (the trace or labels) and
     /// the template; nothing is written before the check.
     package static func checkWritable(_ templates: [StrokeTemplate], source: String) throws(StrokeTemplateFileError) {
+        guard templates.count <= BoardInputBounds.maximumStrokeTemplates else {
+            throw StrokeTemplateFileError(
+                file: source, line: 0,
+                message: "\(templates.count) templates, more than the limit of "
+                    + "\(BoardInputBounds.maximumStrokeTemplates) a board loads; learn from fewer strokes")
+        }
         for (i, t) in templates.enumerated() {
             guard isValidName(t.name) else {
                 throw StrokeTemplateFileError(

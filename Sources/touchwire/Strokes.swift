@@ -1,4 +1,5 @@
 import ArgumentParser
+import BoardConfig
 import FoundationEssentials
 import Gestures
 import TouchComposition
@@ -183,8 +184,10 @@ private func readTemplates(_ path: String) throws -> StrokeTemplateSet {
     guard let data = FileManager.default.contents(atPath: path) else {
         throw fail("\(path): cannot read the template file")
     }
+    let text = String(decoding: data, as: UTF8.self)
+    if let problem = BoardInputBounds.strokeTemplateProblem(text, file: path) { throw fail(problem) }
     do {
-        return try StrokeTemplateSet(StrokeTemplateFile.parse(String(decoding: data, as: UTF8.self), file: path))
+        return try StrokeTemplateSet(StrokeTemplateFile.parse(text, file: path))
     } catch {
         throw fail("\(error)")
     }
