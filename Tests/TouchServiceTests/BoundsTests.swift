@@ -40,10 +40,9 @@ final class BoundsTests: XCTestCase, TouchwireCommandLine {
         try tapTrace.write(to: dir.appendingPathComponent("t.jsonl"), atomically: true, encoding: .utf8)
         func board(_ templates: String) throws -> String {
             let path = dir.appendingPathComponent("\(templates).toml").path
-            try
-                (simulatedBoardText(script: "t.jsonl", recognizers: [])
-                + "[[recognizer]]\nname = \"s\"\nkind = \"stroke\"\nregion = \"screen\"\ntemplates = \"\(templates)\"\n")
-                .write(toFile: path, atomically: true, encoding: .utf8)
+            let recognizer = "[[recognizer]]\nname = \"s\"\nkind = \"stroke\"\nregion = \"screen\"\n"
+            let text = simulatedBoardText(script: "t.jsonl", recognizers: []) + recognizer
+            try (text + "templates = \"\(templates)\"\n").write(toFile: path, atomically: true, encoding: .utf8)
             return path
         }
         let refused = try run(["validate", try board("many.templates")])
