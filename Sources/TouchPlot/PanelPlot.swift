@@ -37,8 +37,8 @@ package enum PanelPlot {
         let pw = w * scale
         let ph = h * scale
         let legendX = left + pw + 24
-        let strokes = TouchStroke.strokes(of: recording.frames, in: window)
-        let events = recording.events.filter { window.contains($0.time.microseconds) }
+        let strokes = TouchStroke.strokes(of: recording, in: window)
+        let events = recording.events(in: window)
         let legendRows = 14 + min(strokes.count, legendTouches + 1)
         let height = max(top + ph + 24, top + Double(legendRows) * 16 + 24)
         let span = window.resolved(in: recording)

@@ -72,7 +72,9 @@ package enum TimelinePlot {
         }
         var index: [LaneKey: Int] = [:]
         for (i, lane) in lanes.enumerated() { index[lane.key] = i }
-        for event in recording.events where event.kind == .control && index[.control(event.recognizer)] == nil {
+        for compact in recording.compactEvents
+        where compact.kind == .control && index[.control(Int(compact.recognizer))] == nil {
+            let event = compact.gestureEvent
             index[.control(event.recognizer)] = lanes.count
             lanes.append(Lane(key: .control(event.recognizer), name: recording.recognizerName(of: event), region: nil))
         }
@@ -83,27 +85,30 @@ package enum TimelinePlot {
 
         for entry in recording.entries {
             switch entry {
-            case .frame(let frame):
-                let t = frame.timestamp.microseconds
-                let count = frame.isCancel ? 0 : frame.count
-                if down == 0 && count > 0 {
-                    let hit = recording.regions.first?.root.hitTest(frame[0].position)
-                    for i in lanes.indices where lanes[i].phase == nil {
-                        if let region = lanes[i].region, let hit, hit.isDescendant(of: region) {
-                            lanes[i].enter(.possible, at: t)
+            case .frames(let run):
+                for frame in recording.compactFrames[run] {
+                    let t = frame.time
+                    let count = Int(frame.count)
+                    if down == 0 && count > 0 {
+                        let hit = recording.regions.first?.root.hitTest(recording.contacts(of: frame).first!.position)
+                        for i in lanes.indices where lanes[i].phase == nil {
+                            if let region = lanes[i].region, let hit, hit.isDescendant(of: region) {
+                                lanes[i].enter(.possible, at: t)
+                            }
                         }
                     }
+                    if count != down {
+                        if down > 0 { touchSegments.append((downSince, t, down)) }
+                        down = count
+                        downSince = t
+                    }
                 }
-                if count != down {
-                    if down > 0 { touchSegments.append((downSince, t, down)) }
-                    down = count
-                    downSince = t
-                }
-            case .event(let event):
+            case .event(let e):
+                let event = recording.compactEvents[e].gestureEvent
                 let key: LaneKey = event.kind == .control ? .control(event.recognizer) : .recognizer(event.recognizer)
                 guard let i = index[key] else { continue }
                 let t = event.time.microseconds
-                lanes[i].marks.append(.event(event))
+                if window.contains(t) { lanes[i].marks.append(.event(event)) }  // only what is drawn is kept
                 switch event.state {
                 case .began: lanes[i].enter(.began, at: t)
                 case .changed: lanes[i].enter(.changed, at: t)
@@ -112,15 +117,18 @@ package enum TimelinePlot {
                 }
             case .settled(let instant, let pending):
                 for i in lanes.indices where lanes[i].phase == .possible {
-                    if case .recognizer(let r) = lanes[i].key, pending.indices.contains(r), !pending[r] {
+                    if case .recognizer(let r) = lanes[i].key, r < min(64, recording.recognizers.count),
+                        pending & (1 << UInt64(r)) == 0
+                    {
                         lanes[i].enter(nil, at: instant.microseconds)
                     }
                 }
-            case .diagnostic(let d):
+            case .diagnostic(let k):
+                let d = recording.diagnostics[k]
                 guard let i = byName[d.recognizer] else { continue }
                 let t = d.time.microseconds
                 if d.message.hasPrefix("failed") {
-                    lanes[i].marks.append(.failure(t, d.message))
+                    if window.contains(t) { lanes[i].marks.append(.failure(t, d.message)) }
                     lanes[i].enter(nil, at: t)
                 } else if d.message.hasPrefix("waiting"), let blocker = blockerName(in: d.message) {
                     lanes[i].enter(.waiting(blocker), at: t)

@@ -54,19 +54,19 @@ struct Plot: ParsableCommand {
             }
         }
         let description = try loadBoard(board)
-        let parsed: Trace
-        do throws(TraceError) {
-            parsed = try TraceReader.read(path: trace)
-        } catch {
-            throw fail("\(error)")
-        }
         let engine: GestureEngine
         do throws(ServiceError) {
             engine = try EngineBuilder.build(description)
         } catch {
             throw fail("\(error)")
         }
-        let recording = PlotRecording.record(trace: parsed, engine: engine)
+        // Streamed: the trace is checked, then read frame by frame into a compact recording.
+        let recording: PlotRecording
+        do throws(TraceError) {
+            recording = try PlotRecording.record(path: trace, engine: engine)
+        } catch {
+            throw fail("\(error)")
+        }
         let window = PlotWindow(from: from, to: to)
         let svg =
             timeline

@@ -72,4 +72,49 @@ final class BoundsTests: XCTestCase, TouchwireCommandLine {
         XCTAssertTrue(learn.stderr.contains("1001 templates, more than the limit of 1000 a board loads"), learn.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
     }
+
+    /// `plot` held the whole trace and every frame again (a `TouchFrame` is 344 bytes): 27 times
+    /// the trace's size (20 MB → 634 MB). It now streams the file into a compact recording and
+    /// keeps only what it draws: a few times the trace at most.
+    func testPlotMemoryIsAFewTimesTheTraceAtMost() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("needs /usr/bin/time to measure the peak RSS of a child")
+        }
+        let dir = try makeTemporaryDirectory(self)
+        var text = #"{"touchwire_trace":1,"panel":{"width":800,"height":480},"source":"long"}"# + "\n"
+        var t = 0
+        for _ in 0..<1000 {
+            for k in 0..<200 {
+                t += 5000
+                text += "{\"t_us\":\(t),\"contacts\":[{\"id\":0,\"x\":\(100 + k * 3),\"y\":\(100 + k * 7 % 300)}]}\n"
+            }
+            t += 5000
+            text += "{\"t_us\":\(t),\"contacts\":[]}\n"
+        }
+        let trace = dir.appendingPathComponent("long.jsonl").path
+        try text.write(toFile: trace, atomically: false, encoding: .utf8)
+        let traceMB = Double(text.utf8.count) / 1e6
+        for extra in [[], ["--timeline"]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+            process.arguments =
+                [
+                    "-f", "peak %M KB", executable.path, "plot", trace, "--board", demoBoard, "--from", "0", "--to",
+                    "1000000",
+                ]
+                + extra + ["-o", dir.appendingPathComponent("p.svg").path]
+            let err = Pipe()
+            process.standardError = err
+            try process.run()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, stderr)
+            let kb = try XCTUnwrap(
+                stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }.flatMap {
+                    Double($0.dropFirst(5).dropLast(3))
+                })
+            // The executable itself is about 30–40 MB resident (debug); the old reader added 27× the trace.
+            XCTAssertLessThan(kb / 1000, 60 + 6 * traceMB, "\(extra): peak \(kb) KB for a \(traceMB) MB trace")
+        }
+    }
 }
