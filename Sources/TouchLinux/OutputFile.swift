@@ -86,10 +86,18 @@ package final class OutputFile {
         if kind == .stream {
             isStream = true
             temporary = nil
-            let flags = O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC
+            let flags = O_WRONLY | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC
             switch system_open(path, flags) {
             case .success(let opened): fd = opened
             case .failure(let error): throw .failed(path: path, operation: "open", errno: error)
+            }
+            // What was opened is what was checked (a regular file swapped in meanwhile is not
+            // written in place: it would keep a tail of its old contents).
+            guard case .success(let st) = system_fstat(fd),
+                st.st_mode & S_IFMT == S_IFCHR || st.st_mode & S_IFMT == S_IFIFO
+            else {
+                _ = system_close(fd)
+                throw .unsupportedKind(path: path, kind: "file that changed while it was opened")
             }
             // Non-blocking only to open a FIFO without a reader (ENXIO instead of a wait).
             if case .success(let f) = system_getStatusFlags(fd) { _ = system_setStatusFlags(fd, f & ~O_NONBLOCK) }
@@ -160,7 +168,8 @@ package final class OutputFile {
         if failure == nil {
             do throws(OutputFileError) {
                 if try Self.kind(of: path) != .replace {
-                    throw .failed(path: path, operation: "rename", errno: .resourceBusy)
+                    throw .unsupportedKind(
+                        path: path, kind: "device or FIFO now (it changed while the file was written)")
                 }
             } catch { failure = error }
         }
