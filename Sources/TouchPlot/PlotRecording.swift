@@ -91,6 +91,21 @@ package struct PlotRecording {
     /// The engine's recognizers, in its table order (event `recognizer` indices point here).
     package var recognizers: [GestureRecognizer]
 
+    /// The most touch samples a panel picture draws, and the most events either picture marks:
+    /// beyond that a picture is tens of MB that no viewer shows usefully (a 46 MB trace made a
+    /// 328 MB SVG); `plot` asks for a narrower window instead.
+    package static let maximumDrawnSamples = 100_000
+    package static let maximumDrawnEvents = 100_000
+
+    /// The touch samples and events inside `window`: what a picture would draw.
+    package func drawnCounts(in window: PlotWindow) -> (samples: Int, events: Int) {
+        var samples = 0
+        for f in compactFrames where window.contains(f.time) { samples += Int(f.count) }
+        var events = 0
+        for e in compactEvents where window.contains(e.time.microseconds) { events += 1 }
+        return (samples, events)
+    }
+
     /// The contacts of `frame`.
     package func contacts(of frame: Frame) -> ArraySlice<Contact> {
         let first = Int(frame.first)

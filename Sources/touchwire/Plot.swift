@@ -68,6 +68,18 @@ struct Plot: ParsableCommand {
             throw fail("\(error)")
         }
         let window = PlotWindow(from: from, to: to)
+        // Bounded before drawing: a picture of the whole of a long trace is refused, with what to do.
+        let drawn = recording.drawnCounts(in: window)
+        if drawn.events > PlotRecording.maximumDrawnEvents
+            || !timeline && drawn.samples > PlotRecording.maximumDrawnSamples
+        {
+            let span = window.resolved(in: recording)
+            throw fail(
+                "\(trace): the window \(span.from)…\(span.to) µs holds \(drawn.samples) touch samples and"
+                    + " \(drawn.events) events, more than a picture shows (at most"
+                    + " \(PlotRecording.maximumDrawnSamples) samples and \(PlotRecording.maximumDrawnEvents)"
+                    + " events); narrow it with --from/--to")
+        }
         let svg =
             timeline
             ? TimelinePlot.render(recording, window: window) : PanelPlot.render(recording, window: window)

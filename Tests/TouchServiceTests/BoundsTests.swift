@@ -116,5 +116,12 @@ final class BoundsTests: XCTestCase, TouchwireCommandLine {
             // The executable itself is about 30–40 MB resident (debug); the old reader added 27× the trace.
             XCTAssertLessThan(kb / 1000, 60 + 6 * traceMB, "\(extra): peak \(kb) KB for a \(traceMB) MB trace")
         }
+        // The whole trace (201,000 samples, as many events) is more than a picture shows.
+        let svg = dir.appendingPathComponent("whole.svg").path
+        let whole = try run(["plot", trace, "--board", demoBoard, "-o", svg])
+        XCTAssertEqual(whole.status, 1, whole.stderr)
+        XCTAssertTrue(whole.stderr.contains("more than a picture shows"), whole.stderr)
+        XCTAssertTrue(whole.stderr.contains("narrow it with --from/--to"), whole.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: svg))
     }
 }
