@@ -52,7 +52,8 @@ open class SwipeGestureRecognizer: GestureRecognizer {
         start = location(in: nil)
         // The latest moment the distance can still be covered at the minimum average speed.
         let reachable =
-            minimumVelocity > 0 ? Int64(minimumDistance / minimumVelocity * 1e6) : maximumDurationMicroseconds
+            minimumVelocity > 0
+            ? Int64(saturating: minimumDistance / minimumVelocity * 1e6) : maximumDurationMicroseconds
         setTimer(at: startTime.advanced(byMicroseconds: min(reachable, maximumDurationMicroseconds)))
     }
 

@@ -79,7 +79,7 @@ package struct PressCollector: Sendable {
 
     static func pixels(_ v: Double) -> String {
         let r = (v * 10).rounded() / 10
-        return r == r.rounded() ? String(Int(r)) : "\(r)"
+        return r == r.rounded() ? (Int(checking: r).map(String.init) ?? "\(r)") : "\(r)"
     }
 }
 

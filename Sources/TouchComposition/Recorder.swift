@@ -1,6 +1,7 @@
 import BoardConfig
 import Logging
 import TouchCore
+import TouchLinux
 import TouchRing
 import TouchService
 import TouchTrace
@@ -15,17 +16,26 @@ package final class Recorder {
     package let driver: DriverStage
     package let frames: FrameQueue
     package let writer: TraceFileWriter
+    /// Where the trace goes (`OutputFile`): a new file renamed over the path by `finish`.
+    package let file: OutputFile
     /// The polling period when no INT line is used.
     package let pollIntervalMicroseconds: Int64
     /// Frames written so far.
     package private(set) var framesWritten = 0
 
-    /// Opens the controller of `board` and creates `path` with the trace header. `clock`: the
+    /// Opens the controller of `board` and opens `path` (`OutputFile`; never one of `inputs`, the
+    /// board file) with the trace header. `clock`: the
     /// caller's clock when it reads in real time (a simulated board then follows it; see
     /// `ControllerFactory.make`); nil when the caller steps at instants it chooses from `start`.
     package init(
-        board: BoardDescription, path: String, logger: Logger, start: Instant, clock: (() -> Instant)? = nil
+        board: BoardDescription, path: String, inputs: [String] = [], logger: Logger, start: Instant,
+        clock: (() -> Instant)? = nil
     ) throws(ServiceError) {
+        do throws(OutputFileError) {
+            file = try OutputFile(path: path, inputs: inputs)
+        } catch {
+            throw .traceFile(error: .io(file: path, message: "cannot write trace: \(error.reason)"))
+        }
         let setup = try ControllerFactory.make(board, start: start, clock: clock)
         frames = FrameQueue(capacity: 256)
         driver = DriverStage(
@@ -33,15 +43,12 @@ package final class Recorder {
             protection: setup.protection, schedule: setup.schedule,
             log: { [logger] message in logger.notice("\(message)") })
         pollIntervalMicroseconds = setup.pollIntervalMicroseconds
-        do throws(TraceError) {
-            writer = try TraceFileWriter(
-                path: path,
-                header: TraceHeader(
-                    panelWidth: board.panel.width, panelHeight: board.panel.height,
-                    source: "touchwire record, board \(board.name)"))
-        } catch {
-            throw .traceFile(error: error)
-        }
+        writer = TraceFileWriter(
+            path: path,
+            header: TraceHeader(
+                panelWidth: board.panel.width, panelHeight: board.panel.height,
+                source: "touchwire record, board \(board.name)"),
+            output: file.traceOutput)
     }
 
     /// Reads the controller once at `now` (the INT edge's instant when `edge`) and writes what it queued.
@@ -60,7 +67,7 @@ package final class Recorder {
 
     /// Ends the recording: a finger still down gets a system cancel line at `now` (the recording
     /// was cut, the finger did not lift), so the trace never leaves a touch without an end; then
-    /// the file is flushed and closed.
+    /// the file is flushed, closed and put in place (renamed over the path).
     package func finish(at now: Instant) throws(TraceError) {
         try drain()
         if driver.hasContactsDown {
@@ -68,5 +75,6 @@ package final class Recorder {
             framesWritten += 1
         }
         try writer.close()
+        try file.commitTrace()
     }
 }

@@ -1,3 +1,4 @@
+import BoardConfig
 import Gestures
 import TouchCore
 import TouchTrace
@@ -142,6 +143,47 @@ package enum StrokeLearning {
         v.isFinite && abs(v) < 1e15 ? String(Int(v.rounded())) : "\(v)"
     }
 
+    /// The largest coordinate, in px, that the template file's reader accepts
+    /// (`StrokeTemplateFile.parse`: "two numbers of at most 1e6").
+    package static let maximumCoordinate = 1e6
+
+    /// Whether `name` can name a template: the reader splits lines on every newline character
+    /// (U+2028, U+2029 and U+0085 too), so a name holding one, or any control character, is refused.
+    package static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty
+            && !name.unicodeScalars.contains {
+                $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}"
+            }
+    }
+
+    /// Checks that `templates` make a file the reader reads back and a board loads: at most
+    /// `BoardInputBounds.maximumStrokeTemplates`, every name valid, every point
+    /// finite and within `maximumCoordinate`. The error names `source` (the trace or labels) and
+    /// the template; nothing is written before the check.
+    package static func checkWritable(_ templates: [StrokeTemplate], source: String) throws(StrokeTemplateFileError) {
+        guard templates.count <= BoardInputBounds.maximumStrokeTemplates else {
+            throw StrokeTemplateFileError(
+                file: source, line: 0,
+                message: "\(templates.count) templates, more than the limit of "
+                    + "\(BoardInputBounds.maximumStrokeTemplates) a board loads; learn from fewer strokes")
+        }
+        for (i, t) in templates.enumerated() {
+            guard isValidName(t.name) else {
+                throw StrokeTemplateFileError(
+                    file: source, line: 0,
+                    message: "template \(i + 1): its name holds a control character or line separator,"
+                        + " which the template file cannot hold")
+            }
+            for (k, p) in t.points.enumerated()
+            where !(p.x.isFinite && p.y.isFinite && abs(p.x) <= maximumCoordinate && abs(p.y) <= maximumCoordinate) {
+                throw StrokeTemplateFileError(
+                    file: source, line: 0,
+                    message: "template \(i + 1) (\(t.name)): point \(k) is (\(p.x), \(p.y)), beyond the"
+                        + " template file's limit of 1e6 px")
+            }
+        }
+    }
+
     static func pathLength(_ p: [Point]) -> Double {
         var sum = 0.0
         for i in p.indices.dropFirst() { sum += p[i - 1].distance(to: p[i]) }
@@ -210,7 +252,7 @@ package enum StrokeLearning {
             // The recognition comes with the lift: the first empty frame after the stroke.
             while e < sink.events.count && sink.events[e].time.microseconds < label.start { e += 1 }
             var predicted: String? = nil
-            if e < sink.events.count, sink.events[e].time.microseconds <= label.end + 100_000 {
+            if e < sink.events.count, sink.events[e].time.microseconds <= Int64.saturatingSum(label.end, 100_000) {
                 let s = sink.events[e].stroke
                 predicted =
                     kind == .checkmark ? "check" : templates.names.indices.contains(s) ? templates.names[s] : nil
@@ -237,13 +279,14 @@ package enum StrokeLearning {
         let sink = CollectingSink()
         sink.events.reserveCapacity(4096)
         engine.sink = sink
-        let span = (frames.last?.timestamp.microseconds ?? 0) + 1_000_000
+        let span = Int64.saturatingSum(frames.last?.timestamp.microseconds ?? 0, 1_000_000)
         var count = 0
         var moving = 0
         var events = 0
         for pass in 0..<passes {
             for var f in frames {
-                f.timestamp = f.timestamp.advanced(byMicroseconds: Int64(pass) * span)
+                let (shift, overflow) = Int64(pass).multipliedReportingOverflow(by: span)
+                f.timestamp = f.timestamp.advanced(byMicroseconds: overflow ? .max : shift)
                 engine.process(f)
                 count += 1
                 if f.count > 0 { moving += 1 }

@@ -104,3 +104,55 @@ func system_listDirectory(_ path: String) -> [String] {
     }
     return names
 }
+
+/// lstat(2): what `path` itself is (a symlink is not followed). The corresponding C function is `lstat`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+func system_lstat(_ path: String) -> Result<stat, Errno> {
+    var st = stat()
+    return valueOrErrno(retryOnInterrupt: true) { lstat(path, &st) }.map { _ in st }
+}
+
+/// stat(2): what `path` leads to, symlinks followed. The corresponding C function is `stat`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+func system_stat(_ path: String) -> Result<stat, Errno> {
+    var st = stat()
+    return valueOrErrno(retryOnInterrupt: true) { stat(path, &st) }.map { _ in st }
+}
+
+/// fstat(2). The corresponding C function is `fstat`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+func system_fstat(_ fd: CInt) -> Result<stat, Errno> {
+    var st = stat()
+    return valueOrErrno(retryOnInterrupt: true) { fstat(fd, &st) }.map { _ in st }
+}
+
+/// fchmod(2): the permission bits of an open file, whatever the umask. The C function is `fchmod`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+func system_fchmod(_ fd: CInt, _ mode: mode_t) -> Result<Void, Errno> {
+    valueOrErrno(retryOnInterrupt: true) { fchmod(fd, mode) }.map { _ in () }
+}
+
+/// fchown(2) (-1 leaves that id as it is). The corresponding C function is `fchown`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+func system_fchown(_ fd: CInt, _ owner: uid_t, _ group: gid_t) -> Result<Void, Errno> {
+    valueOrErrno(retryOnInterrupt: true) { fchown(fd, owner, group) }.map { _ in () }
+}
+
+/// fsync(2). The corresponding C function is `fsync`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+func system_fsync(_ fd: CInt) -> Result<Void, Errno> {
+    valueOrErrno(retryOnInterrupt: true) { fsync(fd) }.map { _ in () }
+}
+
+/// rename(2): `from` replaces `to` atomically (a symlink at `to` is replaced, not followed).
+/// The corresponding C function is `rename`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+func system_rename(_ from: String, _ to: String) -> Result<Void, Errno> {
+    valueOrErrno(retryOnInterrupt: true) { rename(from, to) }.map { _ in () }
+}
+
+/// unlink(2): removes a name (never a directory). The corresponding C function is `unlink`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+func system_unlink(_ path: String) -> Result<Void, Errno> {
+    valueOrErrno(retryOnInterrupt: true) { unlink(path) }.map { _ in () }
+}

@@ -13,12 +13,19 @@ package enum UnixSocketError: Error, Equatable, Sendable, CustomStringConvertibl
     case missingDirectory(path: String)
     /// Something that is not a socket is at the path; it is left alone.
     case notASocket(path: String)
-    /// Another process is listening on the path.
+    /// Another process is listening on the path (also when its backlog is full).
     case inUse(path: String)
-    /// The path is longer than `sun_path` (107 bytes).
+    /// The path is longer than `sun_path` (107 bytes; the private directory it is made in needs
+    /// 11 bytes more than the directory's own name).
     case pathTooLong(path: String)
     /// No group with that name (`group = "…"`).
     case unknownGroup(String)
+    /// Anyone may write the socket's directory and it has no sticky bit: another user could
+    /// replace the socket, or remove it.
+    case unsafeDirectory(path: String, directory: String)
+    /// A socket file is there, and whether a process listens on it cannot be told (the connect
+    /// probe failed with something other than "refused": EACCES, EPERM, …); it is left alone.
+    case cannotProbe(path: String, errno: Int32)
     /// Anything else: what was attempted and the errno.
     case failed(path: String, operation: String, errno: Int32)
 
@@ -29,6 +36,12 @@ package enum UnixSocketError: Error, Equatable, Sendable, CustomStringConvertibl
         case .inUse(let p): return "\(p) is in use: another process listens on it"
         case .pathTooLong(let p): return "\(p): longer than a Unix socket path may be (107 bytes)"
         case .unknownGroup(let g): return "no group named \"\(g)\""
+        case .unsafeDirectory(let p, let d):
+            return "\(p): the directory \(d) is writable by anyone and has no sticky bit;"
+                + " use a directory only the service (or a group) may write, such as /run/touchwire"
+        case .cannotProbe(let p, let e):
+            return "\(p): a socket file is there and checking whether it is in use failed"
+                + " (\(Errno(rawValue: e))); not removed — remove it if it is stale"
         case .failed(let p, let op, let e): return "\(p): \(op) failed (errno \(e))"
         }
     }
@@ -46,61 +59,99 @@ package enum SocketSendResult: Equatable, Sendable {
 
 /// A listening Unix stream socket (`AF_UNIX`, `SOCK_STREAM`) and its connected clients, all
 /// non-blocking. Owns every descriptor and the socket file: the listener and the clients are
-/// closed and the path unlinked when the server is released.
+/// closed and the path unlinked when the server is released (only while the path is still
+/// this server's socket: same device and inode).
 ///
 /// The one place of the package for `socket`, `bind`, `listen`, `accept4`, `send`, `connect`
-/// (to detect a stale socket file), `chmod`, `chown` and `getgrnam_r` on sockets.
-/// Single-threaded: used by the output thread only.
+/// (to detect a stale socket file), `chmod`, `chown`, `mkdtemp`, `link`, `rmdir` and
+/// `getgrnam_r` on sockets. Single-threaded: used by the output thread only.
 package final class UnixStreamServer {
     package let path: String
     private let listener: CInt
+    /// The socket file this server made (to unlink it only while it is still ours).
+    private let identity: FileIdentity?
     /// Connected clients' descriptors (owned).
     package private(set) var clients: [CInt] = []
     /// Clients accepted so far.
     package private(set) var accepted = 0
 
-    /// Creates the socket at `path` (a stale socket file nobody listens on is replaced),
-    /// sets its mode and, when given, its group, and listens.
+    /// Creates the socket at `path`, with `mode` and, when given, `group`, and listens.
+    ///
+    /// - The directory must exist, and must not be writable by anyone without the sticky bit.
+    /// - A socket file already there is probed with a non-blocking `connect(2)` that never waits:
+    ///   success or EAGAIN (a listener whose backlog is full) is `inUse`; only ECONNREFUSED means
+    ///   stale, and only then is the file unlinked; any other error (EACCES on another user's
+    ///   socket, …) is `cannotProbe` and the file is left alone.
+    /// - The socket is bound in a new private directory (`mkdtemp(3)`, 0700, next to the path),
+    ///   given its mode and group there by path (`chmod(2)`, `chown(2)`: nobody else can swap a
+    ///   symlink in), then `link(2)`ed to `path` (which fails rather than replace anything put
+    ///   there meanwhile) and the private name and directory removed.
     package init(path: String, mode: mode_t, group: String?) throws(UnixSocketError) {
-        guard path.utf8.count < 108 else { throw .pathTooLong(path: path) }
-        var st = stat()
-        if lstat(path, &st) == 0 {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let privateTemplate = (directory.isEmpty ? "" : directory + "/") + ".twXXXXXX"
+        guard path.utf8.count < 108, privateTemplate.utf8.count + 2 < 108 else { throw .pathTooLong(path: path) }
+        switch system_stat(directory.isEmpty ? "/" : directory) {
+        case .success(let st):
+            if st.st_mode & S_IWOTH != 0 && st.st_mode & S_ISVTX == 0 {
+                throw .unsafeDirectory(path: path, directory: directory.isEmpty ? "/" : directory)
+            }
+        case .failure(.noSuchFileOrDirectory), .failure(.notDirectory): throw .missingDirectory(path: path)
+        case .failure(let e): throw .failed(path: path, operation: "stat", errno: e.rawValue)
+        }
+        if case .success(let st) = system_lstat(path) {
             guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw .notASocket(path: path) }
-            if Self.someoneListens(path) { throw .inUse(path: path) }
-            unlink(path)
+            switch Self.probe(path) {
+            case .listening: throw .inUse(path: path)
+            case .stale:
+                if case .failure(let e) = system_unlink(path), e != .noSuchFileOrDirectory {
+                    throw .failed(path: path, operation: "unlink of the stale socket", errno: e.rawValue)
+                }
+            case .unknown(let e): throw .cannotProbe(path: path, errno: e)
+            }
         }
         var gid: gid_t? = nil
         if let group {
             guard let g = Self.groupID(group) else { throw .unknownGroup(group) }
             gid = g
         }
+        var template = Array(privateTemplate.utf8CString)
+        guard
+            let privateDirectory = template.withUnsafeMutableBufferPointer({ buffer in
+                mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
+            })
+        else { throw .failed(path: path, operation: "mkdtemp", errno: errno) }
+        let privatePath = privateDirectory + "/s"
+        defer {
+            _ = system_unlink(privatePath)
+            _ = rmdir(privateDirectory)
+        }
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let fd = socket(AF_UNIX, type, 0)
         guard fd >= 0 else { throw .failed(path: path, operation: "socket", errno: errno) }
-        var address = Self.address(path)
+        var failure: UnixSocketError? = nil
+        var address = Self.address(privatePath)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard bound == 0 else {
-            let e = errno
-            Glibc.close(fd)
-            if e == ENOENT { throw .missingDirectory(path: path) }
-            throw .failed(path: path, operation: "bind", errno: e)
+        if bound != 0 {
+            failure = .failed(path: path, operation: "bind", errno: errno)
+        } else if chmod(privatePath, mode) != 0 {
+            failure = .failed(path: path, operation: "chmod", errno: errno)
+        } else if let gid, chown(privatePath, uid_t.max, gid) != 0 {
+            failure = .failed(path: path, operation: "chown", errno: errno)
+        } else if listen(fd, 16) != 0 {
+            failure = .failed(path: path, operation: "listen", errno: errno)
+        } else if link(privatePath, path) != 0 {
+            failure = errno == EEXIST ? .inUse(path: path) : .failed(path: path, operation: "link", errno: errno)
         }
-        if chmod(path, mode) != 0 || (gid.map { chown(path, uid_t.max, $0) != 0 } ?? false) {
-            let e = errno
+        if let failure {
             Glibc.close(fd)
-            unlink(path)
-            throw .failed(path: path, operation: gid == nil ? "chmod" : "chown", errno: e)
+            throw failure
         }
-        guard listen(fd, 16) == 0 else {
-            let e = errno
-            Glibc.close(fd)
-            unlink(path)
-            throw .failed(path: path, operation: "listen", errno: e)
-        }
+        identity = (try? system_lstat(path).get()).map(FileIdentity.init)
         self.path = path
         self.listener = fd
         clients.reserveCapacity(64)
@@ -111,15 +162,20 @@ package final class UnixStreamServer {
     /// True once `close()` ran: no descriptor is open and the path is not ours any more.
     package private(set) var isClosed = false
 
-    /// Closes every client and the listener and unlinks the path, once (a later server may own
-    /// the path by then: deinit must not unlink its socket). Afterwards nothing is accepted or sent.
+    /// Closes every client and the listener and unlinks the path, once, and only while it is
+    /// still this server's socket file (a later server, or another process, may own the path
+    /// by then). Afterwards nothing is accepted or sent.
     package func close() {
         guard !isClosed else { return }
         isClosed = true
         for c in clients { Glibc.close(c) }
         clients.removeAll()
         Glibc.close(listener)
-        unlink(path)
+        if let identity, case .success(let st) = system_lstat(path), st.st_mode & S_IFMT == S_IFSOCK,
+            FileIdentity(st) == identity
+        {
+            _ = system_unlink(path)
+        }
     }
 
     private static func address(_ path: String) -> sockaddr_un {
@@ -131,18 +187,34 @@ package final class UnixStreamServer {
         return address
     }
 
-    /// Whether a process accepts connections on `path` (a stale file from a crash refuses them).
-    private static func someoneListens(_ path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
+    private enum Probe {
+        case listening, stale
+        case unknown(Int32)
+    }
+
+    /// Whether a process accepts connections on `path`, by a non-blocking `connect(2)` that
+    /// never waits: connected, or EAGAIN/EINPROGRESS (the listener's backlog is full), is a
+    /// listener; ECONNREFUSED (a file left by a crash) is stale; anything else is unknown.
+    private static func probe(_ path: String) -> Probe {
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let fd = socket(AF_UNIX, type, 0)
+        guard fd >= 0 else { return .unknown(errno) }
         defer { Glibc.close(fd) }
         var address = address(path)
-        let r = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        while true {
+            let r = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            if r == 0 { return .listening }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EINPROGRESS: return .listening
+            case ECONNREFUSED, ENOENT: return .stale
+            case let e: return .unknown(e)
             }
         }
-        return r == 0
     }
 
     private static func groupID(_ name: String) -> gid_t? {

@@ -19,13 +19,14 @@ package struct MonitorEvent: Sendable, Equatable {
     }
 
     /// The event of a JSON event line, or nil when the line is not one (a delivery line, a
-    /// status line, or garbage): `t_us`, `recognizer`, `state`, `x` and `y` must be present.
+    /// status line, or garbage): `t_us` (an integer), `recognizer`, `state`, `x` and `y` (finite
+    /// numbers: the service never writes NaN or ∞) must be present.
     package static func parse(_ line: Substring) -> MonitorEvent? {
         guard let t = value(of: "t_us", in: line).flatMap({ Int64($0) }),
             let recognizer = value(of: "recognizer", in: line),
             let state = value(of: "state", in: line),
-            let x = value(of: "x", in: line).flatMap({ Double($0) }),
-            let y = value(of: "y", in: line).flatMap({ Double($0) })
+            let x = value(of: "x", in: line).flatMap({ Double($0) }), x.isFinite,
+            let y = value(of: "y", in: line).flatMap({ Double($0) }), y.isFinite
         else { return nil }
         return MonitorEvent(
             time: t, recognizer: recognizer, state: state, location: Point(x: x, y: y),

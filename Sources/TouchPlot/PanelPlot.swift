@@ -37,8 +37,8 @@ package enum PanelPlot {
         let pw = w * scale
         let ph = h * scale
         let legendX = left + pw + 24
-        let strokes = TouchStroke.strokes(of: recording.frames, in: window)
-        let events = recording.events.filter { window.contains($0.time.microseconds) }
+        let strokes = TouchStroke.strokes(of: recording, in: window)
+        let events = recording.events(in: window)
         let legendRows = 14 + min(strokes.count, legendTouches + 1)
         let height = max(top + ph + 24, top + Double(legendRows) * 16 + 24)
         let span = window.resolved(in: recording)
@@ -99,11 +99,13 @@ package enum PanelPlot {
                 ])
             for p in points { svg.circle(x: p.0, y: p.1, r: 1.6, fill: colour) }
             let start = stroke.samples[0].time
-            var nextTick = start + 100_000
+            var nextTick = Int64.saturatingSum(start, 100_000)
             for s in stroke.samples where s.time >= nextTick {
                 let p = px(s.position)
                 svg.circle(x: p.0, y: p.1, r: 4, fill: "none", stroke: colour, [("class", "tick")])
-                nextTick = (s.time - start) / 100_000 * 100_000 + start + 100_000
+                let elapsed = Int64.saturatingDifference(s.time, start) / 100_000 * 100_000
+                nextTick = Int64.saturatingSum(Int64.saturatingSum(start, elapsed), 100_000)
+                if nextTick == .max { break }  // the end of Int64: no later tick
             }
             let first = points[0]
             svg.label(

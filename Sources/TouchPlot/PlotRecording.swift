@@ -5,22 +5,71 @@ import TouchTrace
 /// What the engine saw and did for one trace: every frame, every action (S4) and every
 /// explanation, interleaved in the order they happened. The input of every picture.
 ///
-/// Made by `record(trace:engine:)`, which drives the engine exactly as `touchwire replay`
-/// does — each frame at its `t_us` on a virtual clock, then the clock runs on until no timer
-/// is pending — so `events` are the events replay prints, in the same order.
+/// Made by `record(path:engine:)` (or `record(trace:engine:)`), which drives the engine exactly as
+/// `touchwire replay` does — each frame at its `t_us` on a virtual clock, then the clock runs on
+/// until no timer is pending — so `events` are the events replay prints, in the same order.
+///
+/// Frames are kept compact (`compactFrames`, 16 bytes, and their `contacts`, 32 bytes each) and a
+/// run of frames with nothing else between them is one entry: a recording holds about twice its
+/// trace's size (a `TouchFrame` is 344 bytes whatever its contacts: holding the trace and every
+/// frame again in the entries took 27 times the trace's size).
 package struct PlotRecording {
-    /// One thing that happened, in order.
+    /// One thing that happened, in order (24 bytes: what it holds is in the tables it points into).
     package enum Entry {
-        /// A frame given to the engine.
-        case frame(TouchFrame)
-        /// An action the engine emitted.
-        case event(GestureEvent)
-        /// An explanation (failed, waiting, released, cancelled) from the engine's explain trace.
-        case diagnostic(GestureEngine.Diagnostic)
-        /// Every finger is up after the frame (or the final timers) at this instant; `pending[i]`
-        /// says whether recognizer `i` still has something to decide (a timer, a held transition
-        /// waiting for another's failure (S15), or a running continuous gesture).
-        case settled(Instant, pending: [Bool])
+        /// Frames given to the engine one after another (`compactFrames[range]`), with nothing
+        /// else happening between them.
+        case frames(Range<Int>)
+        /// An action the engine emitted (`compactEvents[i]`).
+        case event(Int)
+        /// An explanation (failed, waiting, released, cancelled) from the engine's explain trace
+        /// (`diagnostics[i]`).
+        case diagnostic(Int)
+        /// Every finger is up after the frame (or the final timers) at this instant; bit `i` of
+        /// `pending` says whether recognizer `i` (at most 64) still has something to decide (a
+        /// timer, a held transition waiting for another's failure (S15), or a running continuous gesture).
+        case settled(Instant, pending: UInt64)
+    }
+
+    /// One frame given to the engine: its instant, and its contacts `contacts[first ..< first + count]`.
+    package struct Frame: Sendable {
+        package var time: Int64
+        package var first: Int32
+        package var count: UInt8
+        package var isCancel: Bool
+    }
+
+    /// What a picture shows of an action (56 bytes; a `GestureEvent` is 144).
+    package struct Event: Sendable {
+        package var time: Instant
+        package var recognizer: Int32
+        package var taps: Int32
+        package var kind: GestureKind
+        package var state: GestureState
+        package var direction: SwipeDirection
+        package var location: Point
+        package var velocity: Point
+
+        init(_ e: GestureEvent) {
+            time = e.time
+            recognizer = Int32(truncatingIfNeeded: e.recognizer)
+            taps = Int32(truncatingIfNeeded: e.taps)
+            kind = e.kind
+            state = e.state
+            direction = e.direction
+            location = e.location
+            velocity = e.velocity
+        }
+
+        /// The action with the fields a picture uses (the others at their defaults).
+        package var gestureEvent: GestureEvent {
+            var e = GestureEvent(
+                time: time, recognizer: Int(recognizer), kind: kind, state: state, region: 0, location: location,
+                touches: 0)
+            e.taps = Int(taps)
+            e.direction = direction
+            e.velocity = velocity
+            return e
+        }
     }
 
     /// Panel size in pixels (the trace header's).
@@ -29,54 +78,89 @@ package struct PlotRecording {
     /// The trace header's `source`.
     package var source: String
     package var entries: [Entry]
+    /// Every action, in order (`Entry.event` indices point here).
+    package var compactEvents: [Event]
+    /// The explanations, in order (`Entry.diagnostic` indices point here).
+    package var diagnostics: [GestureEngine.Diagnostic]
+    /// Every frame, in order (`Entry.frames` ranges point here).
+    package var compactFrames: [Frame]
+    /// The contacts of every frame, one after another.
+    package var contacts: [Contact]
     /// The engine's regions, in its table order (event `region` indices point here).
     package var regions: [Region]
     /// The engine's recognizers, in its table order (event `recognizer` indices point here).
     package var recognizers: [GestureRecognizer]
 
-    /// The frames, in order.
+    /// The most touch samples a panel picture draws, and the most events either picture marks:
+    /// beyond that a picture is tens of MB that no viewer shows usefully (a 46 MB trace made a
+    /// 328 MB SVG); `plot` asks for a narrower window instead.
+    package static let maximumDrawnSamples = 100_000
+    package static let maximumDrawnEvents = 100_000
+
+    /// The touch samples and events inside `window`: what a picture would draw.
+    package func drawnCounts(in window: PlotWindow) -> (samples: Int, events: Int) {
+        var samples = 0
+        for f in compactFrames where window.contains(f.time) { samples += Int(f.count) }
+        var events = 0
+        for e in compactEvents where window.contains(e.time.microseconds) { events += 1 }
+        return (samples, events)
+    }
+
+    /// The contacts of `frame`.
+    package func contacts(of frame: Frame) -> ArraySlice<Contact> {
+        let first = Int(frame.first)
+        return contacts[first..<first + Int(frame.count)]
+    }
+
+    /// The frames, in order, as `TouchFrame`s (344 bytes each: for tests and small traces).
     package var frames: [TouchFrame] {
-        entries.compactMap { if case .frame(let f) = $0 { f } else { nil } }
+        compactFrames.map { f in
+            f.isCancel
+                ? .cancel(at: Instant(microseconds: f.time))
+                : TouchFrame(timestamp: Instant(microseconds: f.time), contacts: Array(contacts(of: f)))
+        }
     }
 
-    /// The actions, in the order replay prints them.
-    package var events: [GestureEvent] {
-        entries.compactMap { if case .event(let e) = $0 { e } else { nil } }
+    /// The actions, in the order replay prints them (with the fields a picture uses).
+    package var events: [GestureEvent] { compactEvents.map(\.gestureEvent) }
+
+    /// The actions within `window`, in order.
+    package func events(in window: PlotWindow) -> [GestureEvent] {
+        compactEvents.filter { window.contains($0.time.microseconds) }.map(\.gestureEvent)
     }
 
-    /// The explanations, in order.
-    package var diagnostics: [GestureEngine.Diagnostic] {
-        entries.compactMap { if case .diagnostic(let d) = $0 { d } else { nil } }
+    /// Streams the trace file at `path` through `engine` on a virtual clock, recording frames,
+    /// actions and the explain trace; the file is checked whole first (`TraceFileReader.validate`,
+    /// flat memory), so a bad trace is its error and no picture. The engine's sink and
+    /// diagnostics hook are borrowed for the call and restored afterwards.
+    package static func record(path: String, engine: GestureEngine) throws(TraceError) -> PlotRecording {
+        _ = try TraceFileReader.validate(path: path)
+        let reader = try TraceFileReader(path: path)
+        let collector = Collector(engine: engine)
+        var frame = TouchFrame(timestamp: .zero)
+        do throws(TraceError) {
+            while try reader.next(into: &frame) { collector.process(frame) }
+        } catch {
+            collector.restore()
+            throw error
+        }
+        return collector.finish(header: reader.header)
     }
 
-    /// Replays `trace` through `engine` on a virtual clock, recording frames, actions and the
-    /// explain trace. The engine's sink and diagnostics hook are borrowed for the call and
-    /// restored afterwards.
+    /// `record(path:engine:)` for a trace in memory.
     package static func record(trace: Trace, engine: GestureEngine) -> PlotRecording {
-        let collector = Collector()
-        let previousSink = engine.sink
-        let previousDiagnostics = engine.diagnostics
-        engine.sink = collector
-        engine.diagnostics = { [collector] d in collector.entries.append(.diagnostic(d)) }
-        for frame in trace.frames {
-            collector.entries.append(.frame(frame))
-            engine.process(frame)
-            if !engine.hasTouchesDown { collector.entries.append(.settled(frame.timestamp, pending: pending(engine))) }
-        }
-        engine.drainTimers()
-        collector.entries.append(.settled(engine.now, pending: pending(engine)))
-        engine.sink = previousSink
-        engine.diagnostics = previousDiagnostics
-        return PlotRecording(
-            panelWidth: Double(max(trace.header.panelWidth, 1)), panelHeight: Double(max(trace.header.panelHeight, 1)),
-            source: trace.header.source, entries: collector.entries, regions: engine.regions,
-            recognizers: engine.recognizers)
+        let collector = Collector(engine: engine)
+        for frame in trace.frames { collector.process(frame) }
+        return collector.finish(header: trace.header)
     }
 
-    static func pending(_ engine: GestureEngine) -> [Bool] {
-        engine.recognizers.map { r in
-            r.isWaitingForFailure || r.timerDeadline != nil || r.state == .began || r.state == .changed
+    static func pending(_ engine: GestureEngine) -> UInt64 {
+        var mask: UInt64 = 0
+        for (i, r) in engine.recognizers.prefix(64).enumerated()
+        where r.isWaitingForFailure || r.timerDeadline != nil || r.state == .began || r.state == .changed {
+            mask |= 1 << UInt64(i)
         }
+        return mask
     }
 
     /// The name replay prints as `recognizer`: the recognizer's, or for a control's own
@@ -96,9 +180,13 @@ package struct PlotRecording {
         for entry in entries {
             let t: Int64
             switch entry {
-            case .frame(let f): t = f.timestamp.microseconds
-            case .event(let e): t = e.time.microseconds
-            case .diagnostic(let d): t = d.time.microseconds
+            case .frames(let run):
+                // Frames are in time order: the run's first and last are its extremes.
+                first = min(first, compactFrames[run.lowerBound].time)
+                last = max(last, compactFrames[run.upperBound - 1].time)
+                continue
+            case .event(let i): t = compactEvents[i].time.microseconds
+            case .diagnostic(let i): t = diagnostics[i].time.microseconds
             case .settled: continue
             }
             first = min(first, t)
@@ -107,9 +195,65 @@ package struct PlotRecording {
         return first <= last ? (first, last) : (0, 0)
     }
 
+    /// Borrows the engine's sink and diagnostics hook while frames go through it.
     private final class Collector: GestureEventSink {
+        let engine: GestureEngine
         var entries: [Entry] = []
-        func emit(_ event: GestureEvent) { entries.append(.event(event)) }
+        var events: [Event] = []
+        var diagnostics: [GestureEngine.Diagnostic] = []
+        var frames: [Frame] = []
+        var contacts: [Contact] = []
+        private let previousSink: (any GestureEventSink)?
+        private let previousDiagnostics: ((GestureEngine.Diagnostic) -> Void)?
+
+        init(engine: GestureEngine) {
+            self.engine = engine
+            previousSink = engine.sink
+            previousDiagnostics = engine.diagnostics
+            engine.sink = self
+            engine.diagnostics = { [unowned self] d in
+                entries.append(.diagnostic(diagnostics.count))
+                diagnostics.append(d)
+            }
+        }
+
+        func emit(_ event: GestureEvent) {
+            entries.append(.event(events.count))
+            events.append(Event(event))
+        }
+
+        func process(_ frame: TouchFrame) {
+            let index = frames.count
+            frames.append(
+                Frame(
+                    time: frame.timestamp.microseconds, first: Int32(truncatingIfNeeded: contacts.count),
+                    count: UInt8(truncatingIfNeeded: frame.isCancel ? 0 : frame.count), isCancel: frame.isCancel))
+            if !frame.isCancel { for i in 0..<frame.count { contacts.append(frame[i]) } }
+            if case .frames(let run)? = entries.last, run.upperBound == index {
+                entries[entries.count - 1] = .frames(run.lowerBound..<index + 1)
+            } else {
+                entries.append(.frames(index..<index + 1))
+            }
+            engine.process(frame)
+            if !engine.hasTouchesDown { entries.append(.settled(frame.timestamp, pending: pending(engine))) }
+        }
+
+        /// Gives the engine its own sink and diagnostics hook back.
+        func restore() {
+            engine.sink = previousSink
+            engine.diagnostics = previousDiagnostics
+        }
+
+        func finish(header: TraceHeader) -> PlotRecording {
+            engine.drainTimers()
+            entries.append(.settled(engine.now, pending: pending(engine)))
+            restore()
+            return PlotRecording(
+                panelWidth: Double(max(header.panelWidth, 1)), panelHeight: Double(max(header.panelHeight, 1)),
+                source: header.source, entries: entries, compactEvents: events, diagnostics: diagnostics,
+                compactFrames: frames, contacts: contacts,
+                regions: engine.regions, recognizers: engine.recognizers)
+        }
     }
 }
 
@@ -130,11 +274,13 @@ package struct PlotWindow: Sendable, Equatable {
         return true
     }
 
-    /// The window with open ends closed at the recording's first and last instant.
+    /// The window with open ends closed at the recording's first and last instant; at least
+    /// 1 µs long, within Int64 (a window ending at `Int64.max` starts 1 µs before it).
     package func resolved(in recording: PlotRecording) -> (from: Int64, to: Int64) {
         let span = recording.timeSpan
         let a = from ?? span.first
         let b = to ?? span.last
+        if a == .max { return (a - 1, a) }
         return (a, max(b, a + 1))
     }
 }
@@ -151,13 +297,13 @@ package struct TouchStroke: Sendable {
     /// True when a system cancel (S9) ended it rather than a lift.
     package var cancelled: Bool
 
-    /// The touches of `frames`, split at each lift, with samples outside `window` dropped
-    /// (touches left with no sample are dropped too).
-    package static func strokes(of frames: [TouchFrame], in window: PlotWindow = PlotWindow()) -> [TouchStroke] {
+    /// The touches of `recording`'s frames, split at each lift, with samples outside `window`
+    /// dropped as they are read (touches left with no sample are dropped too).
+    package static func strokes(of recording: PlotRecording, in window: PlotWindow = PlotWindow()) -> [TouchStroke] {
         var finished: [TouchStroke] = []
         var active: [UInt8: TouchStroke] = [:]
         var next = 1
-        for frame in frames {
+        for frame in recording.compactFrames {
             if frame.isCancel {
                 for (_, var s) in active {
                     s.cancelled = true
@@ -166,25 +312,22 @@ package struct TouchStroke: Sendable {
                 active.removeAll()
                 continue
             }
-            let t = frame.timestamp.microseconds
+            let t = frame.time
+            let inWindow = window.contains(t)
             var seen: Set<UInt8> = []
-            for c in frame.contacts {
+            for c in recording.contacts(of: frame) {
                 seen.insert(c.id)
                 if active[c.id] == nil {
                     active[c.id] = TouchStroke(ordinal: next, id: c.id, samples: [], cancelled: false)
                     next += 1
                 }
-                active[c.id]!.samples.append((t, c.position))
+                if inWindow { active[c.id]!.samples.append((t, c.position)) }
             }
             for id in active.keys where !seen.contains(id) {
                 finished.append(active.removeValue(forKey: id)!)
             }
         }
         finished.append(contentsOf: active.values)
-        return finished.sorted { $0.ordinal < $1.ordinal }.compactMap { s in
-            var s = s
-            s.samples.removeAll { !window.contains($0.time) }
-            return s.samples.isEmpty ? nil : s
-        }
+        return finished.filter { !$0.samples.isEmpty }.sorted { $0.ordinal < $1.ordinal }
     }
 }

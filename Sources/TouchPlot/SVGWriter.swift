@@ -151,8 +151,8 @@ package struct SVGWriter: Sendable {
         return s
     }
 
-    /// `s` with the five XML special characters escaped and control characters (which XML 1.0
-    /// forbids) replaced by U+FFFD.
+    /// `s` with the five XML special characters escaped and the characters XML 1.0 forbids
+    /// (controls other than tab and LF, U+FFFE, U+FFFF) replaced by U+FFFD.
     package static func escape(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
@@ -164,7 +164,11 @@ package struct SVGWriter: Sendable {
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
             default:
-                if scalar.value < 0x20 && scalar != "\t" && scalar != "\n" {
+                // XML 1.0 allows tab, LF, CR, U+0020…U+D7FF, U+E000…U+FFFD and above U+FFFF:
+                // the other controls and the noncharacters U+FFFE and U+FFFF make the file not XML.
+                if scalar.value < 0x20 && scalar != "\t" && scalar != "\n" || scalar.value == 0xFFFE
+                    || scalar.value == 0xFFFF
+                {
                     out.unicodeScalars.append("\u{FFFD}")
                 } else {
                     out.unicodeScalars.append(scalar)
@@ -177,7 +181,7 @@ package struct SVGWriter: Sendable {
     /// Microseconds as seconds with three decimals ("1.000 s" is written "1.000").
     package static func seconds(_ microseconds: Int64) -> String {
         let negative = microseconds < 0
-        let ms = (negative ? -microseconds : microseconds) / 1000
+        let ms = microseconds.magnitude / 1000  // Int64.min has no negation: its magnitude is a UInt64
         let fraction = String(ms % 1000)
         return (negative ? "-" : "") + String(ms / 1000) + "." + String(repeating: "0", count: 3 - fraction.count)
             + fraction

@@ -31,15 +31,19 @@ package struct TerminalPanel: Sendable {
         self.panelWidth = max(panelWidth, 1)
         self.panelHeight = max(panelHeight, 1)
         self.columns = max(columns, 8)
-        let natural = Int((Double(self.columns) * self.panelHeight / self.panelWidth / 2).rounded())
+        let natural = Int(saturating: (Double(self.columns) * self.panelHeight / self.panelWidth / 2).rounded())
         self.rows = rows > 0 ? rows : min(max(natural, 4), 40)
-        self.outlines = outlines
+        // Region names come from the board: drawn one character a cell, controls as "?".
+        self.outlines = outlines.map {
+            Outline(name: TerminalText.masked($0.name), frame: $0.frame, isControl: $0.isControl)
+        }
     }
 
-    /// The cell (column, row) of a panel position, clamped to the grid.
+    /// The cell (column, row) of a panel position, clamped to the grid (a position of 1e300, ∞
+    /// or NaN from the stream lands on an edge, never traps).
     package func cell(_ p: Point) -> (column: Int, row: Int) {
-        let c = Int((p.x / panelWidth * Double(columns)).rounded(.down))
-        let r = Int((p.y / panelHeight * Double(rows)).rounded(.down))
+        let c = Int(saturating: (p.x / panelWidth * Double(columns)).rounded(.down))
+        let r = Int(saturating: (p.y / panelHeight * Double(rows)).rounded(.down))
         return (min(max(c, 0), columns - 1), min(max(r, 0), rows - 1))
     }
 
@@ -115,25 +119,33 @@ package struct MonitorScreen: Sendable {
         self.gestures = gestures
     }
 
-    /// The screen as text, lines ending in "\r\n" (correct on a raw terminal too).
+    /// The screen as text, lines ending in "\r\n" (correct on a raw terminal too). The only
+    /// escape sequence in it is `clear`: every control character of the title (the board's name),
+    /// the figures (a line each, split at "\r\n"), the gestures (names and states from the service's
+    /// stream) and the panel is shown as `\u{1B}` (or `?` in the panel), never sent raw.
     package func render() -> String {
-        var lines = [title]
+        var lines = [TerminalText.sanitized(title, limit: 400)]
         let width = panel.first?.count ?? 0
         let edge = "." + String(repeating: "-", count: width) + "."
         lines.append(edge)
-        lines.append(contentsOf: panel.map { ":" + $0 + ":" })
+        lines.append(contentsOf: panel.map { ":" + TerminalText.masked($0) + ":" })
         lines.append(edge)
-        lines.append(figures)
+        lines.append(
+            contentsOf: figures.split(separator: "\r\n").map { TerminalText.sanitized(String($0), limit: 400) })
         lines.append("last gestures:")
-        lines.append(contentsOf: gestures.isEmpty ? ["  (none yet)"] : gestures.map { "  " + $0 })
+        lines.append(
+            contentsOf: gestures.isEmpty
+                ? ["  (none yet)"] : gestures.map { "  " + TerminalText.sanitized($0, limit: 400) })
         return MonitorScreen.clear + lines.joined(separator: "\r\n") + "\r\n"
     }
 
     /// Milliseconds with two decimals from microseconds ("0.12").
     package static func milliseconds(_ microseconds: Int64) -> String {
-        let hundredths = (microseconds + 5) / 10
+        let m = microseconds.magnitude  // any Int64, the ends too (a `t_us` of Int64.min from the stream)
+        let hundredths = m / 10 + (m % 10 >= 5 ? 1 : 0)
         let fraction = String(hundredths % 100)
-        return String(hundredths / 100) + "." + (fraction.count < 2 ? "0" : "") + fraction
+        return (microseconds < 0 ? "-" : "") + String(hundredths / 100) + "." + (fraction.count < 2 ? "0" : "")
+            + fraction
     }
 
     /// A rate with one decimal ("99.5").

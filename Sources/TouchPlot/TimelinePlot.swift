@@ -72,7 +72,9 @@ package enum TimelinePlot {
         }
         var index: [LaneKey: Int] = [:]
         for (i, lane) in lanes.enumerated() { index[lane.key] = i }
-        for event in recording.events where event.kind == .control && index[.control(event.recognizer)] == nil {
+        for compact in recording.compactEvents
+        where compact.kind == .control && index[.control(Int(compact.recognizer))] == nil {
+            let event = compact.gestureEvent
             index[.control(event.recognizer)] = lanes.count
             lanes.append(Lane(key: .control(event.recognizer), name: recording.recognizerName(of: event), region: nil))
         }
@@ -83,27 +85,30 @@ package enum TimelinePlot {
 
         for entry in recording.entries {
             switch entry {
-            case .frame(let frame):
-                let t = frame.timestamp.microseconds
-                let count = frame.isCancel ? 0 : frame.count
-                if down == 0 && count > 0 {
-                    let hit = recording.regions.first?.root.hitTest(frame[0].position)
-                    for i in lanes.indices where lanes[i].phase == nil {
-                        if let region = lanes[i].region, let hit, hit.isDescendant(of: region) {
-                            lanes[i].enter(.possible, at: t)
+            case .frames(let run):
+                for frame in recording.compactFrames[run] {
+                    let t = frame.time
+                    let count = Int(frame.count)
+                    if down == 0 && count > 0 {
+                        let hit = recording.regions.first?.root.hitTest(recording.contacts(of: frame).first!.position)
+                        for i in lanes.indices where lanes[i].phase == nil {
+                            if let region = lanes[i].region, let hit, hit.isDescendant(of: region) {
+                                lanes[i].enter(.possible, at: t)
+                            }
                         }
                     }
+                    if count != down {
+                        if down > 0 { touchSegments.append((downSince, t, down)) }
+                        down = count
+                        downSince = t
+                    }
                 }
-                if count != down {
-                    if down > 0 { touchSegments.append((downSince, t, down)) }
-                    down = count
-                    downSince = t
-                }
-            case .event(let event):
+            case .event(let e):
+                let event = recording.compactEvents[e].gestureEvent
                 let key: LaneKey = event.kind == .control ? .control(event.recognizer) : .recognizer(event.recognizer)
                 guard let i = index[key] else { continue }
                 let t = event.time.microseconds
-                lanes[i].marks.append(.event(event))
+                if window.contains(t) { lanes[i].marks.append(.event(event)) }  // only what is drawn is kept
                 switch event.state {
                 case .began: lanes[i].enter(.began, at: t)
                 case .changed: lanes[i].enter(.changed, at: t)
@@ -112,15 +117,18 @@ package enum TimelinePlot {
                 }
             case .settled(let instant, let pending):
                 for i in lanes.indices where lanes[i].phase == .possible {
-                    if case .recognizer(let r) = lanes[i].key, pending.indices.contains(r), !pending[r] {
+                    if case .recognizer(let r) = lanes[i].key, r < min(64, recording.recognizers.count),
+                        pending & (1 << UInt64(r)) == 0
+                    {
                         lanes[i].enter(nil, at: instant.microseconds)
                     }
                 }
-            case .diagnostic(let d):
+            case .diagnostic(let k):
+                let d = recording.diagnostics[k]
                 guard let i = byName[d.recognizer] else { continue }
                 let t = d.time.microseconds
                 if d.message.hasPrefix("failed") {
-                    lanes[i].marks.append(.failure(t, d.message))
+                    if window.contains(t) { lanes[i].marks.append(.failure(t, d.message)) }
                     lanes[i].enter(nil, at: t)
                 } else if d.message.hasPrefix("waiting"), let blocker = blockerName(in: d.message) {
                     lanes[i].enter(.waiting(blocker), at: t)
@@ -139,8 +147,9 @@ package enum TimelinePlot {
         let left = 16.0
         let top = 52.0
         let x0 = left + labelWidth
-        let duration = Double(span.to - span.from)
-        func x(_ t: Int64) -> Double { x0 + Double(t - span.from) / duration * plotWidth }
+        // In Double: a span of a trace from −9.1e18 to 9.1e18 µs does not fit an Int64.
+        let duration = Double(span.to) - Double(span.from)
+        func x(_ t: Int64) -> Double { x0 + (Double(t) - Double(span.from)) / duration * plotWidth }
         func clampedX(_ t: Int64) -> Double { min(max(x(t), x0), x0 + plotWidth) }
         let rows = lanes.count + 1
         let axisY = top + Double(rows) * (laneHeight + laneGap) + 4
@@ -158,15 +167,24 @@ package enum TimelinePlot {
         svg.label("touchwire plot --timeline", x: left, y: 36, [("fill", "#666666")])
 
         // Time grid.
-        let step = tickStep(span.to - span.from)
+        // At most about a dozen ticks whatever the span (a 177-byte trace over 9e18 µs once drew
+        // millions, a 1.5 GB picture), each step computed without overflow at Int64's ends.
+        let step = tickStep(Int64.saturatingDifference(span.to, span.from))
         svg.open("g", [("class", "axis")])
-        var tick = (span.from + step - 1) / step * step
-        if span.from < 0 { tick = span.from / step * step }
-        while tick <= span.to {
+        // The first multiple of `step` at or after `from` (none when it would be past Int64.max).
+        var next: Int64? = span.from
+        let remainder = span.from % step
+        if remainder < 0 { next = span.from - remainder }
+        if remainder > 0 {
+            let (up, overflow) = span.from.addingReportingOverflow(step - remainder)
+            next = overflow ? nil : up
+        }
+        while let tick = next, tick <= span.to {
             let tx = x(tick)
             svg.line(tx, top - 4, tx, axisY, stroke: "#eeeeee")
             svg.label(SVGWriter.seconds(tick), x: tx, y: axisY + 14, [("text-anchor", "middle"), ("font-size", "10")])
-            tick += step
+            let (after, overflow) = tick.addingReportingOverflow(step)
+            next = overflow ? nil : after
         }
         svg.line(x0, axisY, x0 + plotWidth, axisY, stroke: "#000000")
         svg.label("time (s)", x: x0 + plotWidth, y: axisY + 28, [("text-anchor", "end"), ("font-size", "10")])
@@ -263,13 +281,13 @@ package enum TimelinePlot {
     /// A tick step of 1, 2 or 5 × 10ⁿ µs giving about ten ticks over `span` µs.
     static func tickStep(_ span: Int64) -> Int64 {
         var decade: Int64 = 1000
-        while decade < 1_000_000_000_000 {
+        while decade < 1_000_000_000_000_000_000 {
             for mantissa: Int64 in [1, 2, 5] where span / (decade * mantissa) <= 12 {
                 return decade * mantissa
             }
             decade *= 10
         }
-        return decade
+        return decade  // 10¹⁸ µs: at most 9 ticks over all of Int64's positive half
     }
 }
 

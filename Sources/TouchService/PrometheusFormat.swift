@@ -99,15 +99,23 @@ package enum PrometheusFormat {
         return fmt(v, 6)
     }
 
-    /// A label value: backslash, double quote and newline escaped.
+    /// A label value: backslash, double quote and newline escaped, every other control character
+    /// (CR, ESC, …, which the format cannot escape) replaced by U+FFFD. By Unicode scalar: as
+    /// Characters, "\r\n" is one and matched neither "\n" nor anything else, so a board named with
+    /// CR LF wrote a raw line break into the file.
     static func escape(_ s: String) -> String {
         var out = ""
-        for c in s {
-            switch c {
+        for scalar in s.unicodeScalars {
+            switch scalar {
             case "\\": out += "\\\\"
             case "\"": out += "\\\""
             case "\n": out += "\\n"
-            default: out.append(c)
+            default:
+                if scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                    out.unicodeScalars.append("\u{FFFD}")
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out

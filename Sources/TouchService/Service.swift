@@ -265,8 +265,9 @@ package final class Service: @unchecked Sendable {
         previousSample = (snap.framesRead, clock())
         latest.withLock { $0 = snap }
         if let statusFile, !statusFile.isEmpty {
-            do throws(Errno) {
-                try AtomicFile.write((snap.json() + "\n").utf8, to: statusFile)
+            do throws(OutputFileError) {
+                let created = try AtomicFile.write((snap.json() + "\n").utf8, to: statusFile)
+                statusFileWritten.withLock { $0 = created }
             } catch {
                 if !statusFileFailed {
                     statusFileFailed = true
@@ -276,7 +277,7 @@ package final class Service: @unchecked Sendable {
             }
         }
         if let prometheusFile, !prometheusFile.isEmpty {
-            do throws(Errno) {
+            do throws(OutputFileError) {
                 try AtomicFile.write(PrometheusFormat.render(snap).utf8, to: prometheusFile, mode: 0o644)
             } catch {
                 if !prometheusFileFailed {
@@ -288,6 +289,16 @@ package final class Service: @unchecked Sendable {
         }
     }
     private var statusFileFailed = false
+    /// The file the last status write created (nil: none, or the path is a device or FIFO).
+    private let statusFileWritten = Mutex<FileIdentity?>(nil)
+
+    /// Removes the status file at exit, only if it is still the file this service wrote last
+    /// (`OutputFile.remove`: same inode, a regular file): never a directory, a device such as
+    /// `/dev/null`, or a file another process has put there since.
+    package func removeStatusFile() {
+        guard let statusFile, let created = statusFileWritten.withLock({ $0 }) else { return }
+        OutputFile.remove(statusFile, created: created)
+    }
     private var prometheusFileFailed = false
 
     /// Low priority, off the pipeline: drains latency samples into the histograms and publishes

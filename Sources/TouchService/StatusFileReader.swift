@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TouchCore
 
 /// Why a status file cannot be shown: one line naming the file and, when it is a bad value, the field.
 package struct StatusFileError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -8,7 +9,8 @@ package struct StatusFileError: Error, Sendable, Equatable, CustomStringConverti
 
 /// Reads the status file `touchwire status` prints (`MetricsSnapshot` as JSON), trusting nothing
 /// in it: the file is bounded in size (`maximumBytes`), every number is checked against a range a
-/// running service can produce (so no later conversion can trap), and every text field is made
+/// running service can produce (counts ≥ 0, latencies ≤ 10¹² µs in quantile order, so no later
+/// conversion can trap), and every text field is made
 /// safe for a terminal (`TerminalText.sanitized`).
 package enum StatusFileReader {
     /// The largest status file read (a real one is about 1 KB).
@@ -67,8 +69,29 @@ package enum StatusFileReader {
             ("eventRing.highWater", snap.eventRing.highWater), ("eventRing.dropped", snap.eventRing.dropped),
             ("eventRing.other", snap.eventRing.other),
         ]
-        for (name, value) in counts where value < 0 {
+        let optionalCounts: [(String, Int?)] = [
+            ("reinitialisations", snap.reinitialisations), ("reloads", snap.reloads),
+        ]
+        for (name, value) in counts + optionalCounts.compactMap({ n, v in v.map { (n, $0) } }) where value < 0 {
             throw StatusFileError("\(file): \(name) is \(value); a count cannot be negative")
+        }
+        // Latencies in µs: at most 10¹² (11.6 days, the means' bound); samples at most 2⁵³ (a
+        // million a second for 285 years); quantiles in order. 2⁶⁴−1 is no latency a service measured.
+        for (name, l) in [("readToRecognized", snap.readToRecognized), ("readToWrite", snap.readToWrite)] {
+            let quantiles: [(String, UInt64)] = [
+                ("p50", l.p50), ("p90", l.p90), ("p99", l.p99), ("p999", l.p999), ("max", l.max),
+            ]
+            for (q, value) in quantiles where value > 1_000_000_000_000 {
+                throw StatusFileError(
+                    "\(file): \(name).\(q) is \(value) µs, more than 10¹² µs; not a status this service wrote")
+            }
+            guard l.count <= 1 << 53 else {
+                throw StatusFileError(
+                    "\(file): \(name).count is \(l.count), more than 2⁵³; not a status this service wrote")
+            }
+            guard l.p50 <= l.p90, l.p90 <= l.p99, l.p99 <= l.p999, l.p999 <= l.max else {
+                throw StatusFileError("\(file): \(name) quantiles are not in order (p50 ≤ p90 ≤ p99 ≤ p999 ≤ max)")
+            }
         }
         guard snap.pid > 0 else { throw StatusFileError("\(file): pid is \(snap.pid); not a process id") }
         snap.board = TerminalText.sanitized(snap.board)
@@ -77,31 +100,5 @@ package enum StatusFileReader {
         snap.threads = snap.threads.map { TerminalText.sanitized($0) }
         snap.warnings = snap.warnings.map { TerminalText.sanitized($0) }
         return snap
-    }
-}
-
-/// Text from a file made safe to print on a terminal.
-package enum TerminalText {
-    /// `text` with every control character (ESC of an escape sequence, CR, BEL, newlines, C1
-    /// controls) shown as a visible `\u{1B}` escape, cut to `limit` characters.
-    package static func sanitized(_ text: String, limit: Int = 200) -> String {
-        var out = ""
-        var n = 0
-        for scalar in text.unicodeScalars {
-            if n >= limit {
-                out += "…"
-                break
-            }
-            if scalar.properties.generalCategory == .control
-                || scalar.properties.generalCategory == .format
-                    && scalar.value != 0x200D
-            {
-                out += scalar.escaped(asASCII: true)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-            n += 1
-        }
-        return out
     }
 }

@@ -55,9 +55,12 @@ package final class SimulatedInputDevice: InputEventSource, TouchPresenting, I2C
             scriptWidth: scriptWidth, scriptHeight: scriptHeight)
     }
 
+    /// A script coordinate on the axis, held within the axis range as a device reports it
+    /// (a contact at x = 3e9, NaN or ∞ used to trap converting to `Int32`).
     private func axisValue(_ v: Double, _ size: Int, _ range: AxisRange) -> Int32 {
         let span = Double(range.maximum) - Double(range.minimum)
-        return range.minimum + Int32((v * span / Double(max(size - 1, 1))).rounded())
+        let scaled = Double(range.minimum) + (v * span / Double(max(size - 1, 1))).rounded()
+        return min(max(Int32(saturating: scaled), range.minimum), range.maximum)
     }
 
     private func emit(_ type: UInt16, _ code: UInt16, _ value: Int32) {

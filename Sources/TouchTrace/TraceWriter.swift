@@ -108,28 +108,51 @@ package struct TraceWriter: Sendable {
     }
 }
 
-/// Streams a trace to a file as frames arrive (for `touchwire record`).
+/// Where a `TraceFileWriter` puts its bytes: called with each block of whole lines.
+package typealias TraceOutput = (UnsafeRawBufferPointer) throws(TraceError) -> Void
+
+/// Streams a trace to a file as frames arrive (for `touchwire record` and `replay
+/// --passthrough-trace`).
 ///
 /// Lines are buffered and written in blocks of about 64 KiB; call `close()` (or `flush()`)
-/// to put everything on disk. Not thread-safe: one owner appends. Allocates; keep it off
-/// the driver's per-frame path (feed it from a consumer of the ring).
+/// to put everything out. Not thread-safe: one owner appends. Allocates; keep it off
+/// the driver's per-frame path (feed it from a consumer of the ring). The commands write
+/// through `TouchLinux.OutputFile` (`init(path:header:output:)`), which decides what may happen
+/// to the path the user named; `init(path:header:)` only ever creates a new file.
 package final class TraceFileWriter {
-    private let handle: FileDescriptor
+    private let handle: FileDescriptor?
+    private let output: TraceOutput
     /// The path being written, as given.
     package let path: String
     private var buffer = ""
     private var closed = false
     private var lastTime: Int64?
 
-    /// Creates (or truncates) `path` and writes the header line.
+    /// Writes the header line, then every block, to `output`; `path` names it in errors.
+    package init(path: String, header: TraceHeader, output: @escaping TraceOutput) {
+        self.path = path
+        self.handle = nil
+        self.output = output
+        buffer = TraceWriter.headerLine(header) + "\n"
+    }
+
+    /// Creates `path`, which must not exist (`O_CREAT | O_EXCL`: nothing is truncated or
+    /// replaced), and writes the header line.
     package init(path: String, header: TraceHeader) throws(TraceError) {
         self.path = path
+        let handle: FileDescriptor
         do {
             handle = try FileDescriptor.open(
-                path, .writeOnly, options: [.create, .truncate, .closeOnExec],
+                path, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
                 permissions: [.ownerReadWrite, .groupRead, .otherRead])
         } catch {
             throw TraceError.io(file: path, message: "cannot create trace file (\(ioErrorReason(error)))")
+        }
+        self.handle = handle
+        output = { (bytes) throws(TraceError) in
+            do { _ = try handle.writeAll(bytes) } catch {
+                throw TraceError.io(file: path, message: "cannot write trace: \(ioErrorReason(error))")
+            }
         }
         buffer = TraceWriter.headerLine(header) + "\n"
     }
@@ -148,12 +171,12 @@ package final class TraceFileWriter {
     /// Writes buffered lines to the file.
     package func flush() throws(TraceError) {
         guard !buffer.isEmpty, !closed else { return }
-        do {
-            var bytes = buffer
-            _ = try bytes.withUTF8 { try handle.writeAll($0) }
-        } catch {
-            throw TraceError.io(file: path, message: "cannot write trace: \(ioErrorReason(error))")
+        var bytes = buffer
+        var failure: TraceError? = nil
+        bytes.withUTF8 { utf8 in
+            do throws(TraceError) { try output(UnsafeRawBufferPointer(utf8)) } catch { failure = error }
         }
+        if let failure { throw failure }
         buffer = ""
     }
 
@@ -162,7 +185,7 @@ package final class TraceFileWriter {
         guard !closed else { return }
         try flush()
         closed = true
-        do { try handle.close() } catch {
+        do { try handle?.close() } catch {
             throw TraceError.io(file: path, message: "cannot close trace: \(ioErrorReason(error))")
         }
     }

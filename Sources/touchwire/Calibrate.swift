@@ -184,5 +184,5 @@ struct Calibrate: ParsableCommand {
 
 private func format(_ v: Double) -> String {
     let r = (v * 100).rounded() / 100
-    return r == r.rounded() ? String(Int(r)) : "\(r)"
+    return r == r.rounded() ? (Int(checking: r).map(String.init) ?? "\(r)") : "\(r)"
 }

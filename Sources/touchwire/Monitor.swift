@@ -77,14 +77,16 @@ struct Monitor: ParsableCommand {
 
         if !virtualClock {
             let path = socket ?? Monitor.defaultSocket
+            var problem: String? = nil
             do throws(UnixConnectionError) {
                 let connection = try UnixStreamConnection(connectingTo: path)
-                try watchSocket(connection, board: description, panel: panel, stop: stop)
-                return
+                problem = try watchSocket(connection, board: description, panel: panel, stop: stop)
+                if problem == nil { return }
             } catch {
                 if socket != nil { throw fail("monitor: \(error)") }
                 if case .notListening = error {} else { throw fail("monitor: \(error)") }
             }
+            if let problem { throw fail("monitor: \(problem)") }
         } else if socket != nil {
             throw fail("monitor: --virtual-clock runs the board itself; it cannot be combined with --socket")
         }
@@ -95,13 +97,19 @@ struct Monitor: ParsableCommand {
         writeStandardOutput(screen.render())
     }
 
-    /// The service's event stream: events as they arrive, redrawn every `refreshMs`.
+    /// The longest line read from the service's stream (an event line is about 200 bytes; the
+    /// trace reader's line bound).
+    static let maximumLineBytes = 64 * 1024
+
+    /// The service's event stream: events as they arrive, redrawn every `refreshMs`. Returns why
+    /// it stopped reading when the stream is not event lines (a line longer than `maximumLineBytes`).
     func watchSocket(
         _ connection: borrowing UnixStreamConnection, board: BoardDescription, panel: TerminalPanel,
         stop: borrowing Atomic<Bool>
-    ) throws(UnixConnectionError) {
+    ) throws(UnixConnectionError) -> String? {
         var recent: [MonitorEvent] = []
         var pending: [UInt8] = []
+        var scanned = 0
         var buffer = [UInt8](repeating: 0, count: 4096)
         var received = 0
         var countAtRefresh = 0
@@ -124,14 +132,27 @@ struct Monitor: ParsableCommand {
             } else {
                 closed = true
             }
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
+            // Each byte is searched for a newline once (only what arrived since the last search),
+            // and a line is bounded: an endless line used to be buffered and rescanned, quadratic.
+            var start = 0
+            while let newline = pending[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[start..<newline], as: UTF8.self)
+                start = newline + 1
+                scanned = start
                 guard let event = MonitorEvent.parse(line[...]) else { continue }
                 received += 1
-                lastLatency = MonotonicClock.now().microseconds - event.time
+                lastLatency = Int64.saturatingDifference(MonotonicClock.now().microseconds, event.time)
                 MonitorEvent.append(event, to: &recent)
-                if let frames, received >= frames { closed = true }
+                if let frames, received >= frames {
+                    closed = true
+                    break
+                }
+            }
+            pending.removeFirst(start)
+            scanned = pending.count
+            if pending.count > Monitor.maximumLineBytes {
+                return "\(connection.path): a line of more than \(Monitor.maximumLineBytes) bytes;"
+                    + " not touchwire's event stream (formats.md §2)"
             }
             let now = MonotonicClock.now()
             let elapsed = now.microseconds(since: refreshAt)
@@ -150,6 +171,7 @@ struct Monitor: ParsableCommand {
             }
         }
         if closed && frames == nil { _ = fail("monitor: \(connection.path): the service closed the stream") }
+        return nil
     }
 
     /// The board itself: controller → driver stage → recognizers, on the real or a virtual clock.

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Gestures
 import TouchComposition
+import TouchLinux
 import TouchPlot
 import TouchService
 import TouchTrace
@@ -46,31 +47,49 @@ struct Plot: ParsableCommand {
     }
 
     func run() throws {
-        let description = try loadBoard(board)
-        let parsed: Trace
-        do throws(TraceError) {
-            parsed = try TraceReader.read(path: trace)
-        } catch {
-            throw fail("\(error)")
+        if output != "-" {
+            // Checked before the work: a directory, socket, the trace or the board is refused.
+            do throws(OutputFileError) { try OutputFile.check(output, inputs: [trace, board]) } catch {
+                throw fail("-o \(error)")
+            }
         }
+        let description = try loadBoard(board)
         let engine: GestureEngine
         do throws(ServiceError) {
             engine = try EngineBuilder.build(description)
         } catch {
             throw fail("\(error)")
         }
-        let recording = PlotRecording.record(trace: parsed, engine: engine)
+        // Streamed: the trace is checked, then read frame by frame into a compact recording.
+        let recording: PlotRecording
+        do throws(TraceError) {
+            recording = try PlotRecording.record(path: trace, engine: engine)
+        } catch {
+            throw fail("\(error)")
+        }
         let window = PlotWindow(from: from, to: to)
+        // Bounded before drawing: a picture of the whole of a long trace is refused, with what to do.
+        let drawn = recording.drawnCounts(in: window)
+        if drawn.events > PlotRecording.maximumDrawnEvents
+            || !timeline && drawn.samples > PlotRecording.maximumDrawnSamples
+        {
+            let span = window.resolved(in: recording)
+            throw fail(
+                "\(trace): the window \(span.from)…\(span.to) µs holds \(drawn.samples) touch samples and"
+                    + " \(drawn.events) events, more than a picture shows (at most"
+                    + " \(PlotRecording.maximumDrawnSamples) samples and \(PlotRecording.maximumDrawnEvents)"
+                    + " events); narrow it with --from/--to")
+        }
         let svg =
             timeline
             ? TimelinePlot.render(recording, window: window) : PanelPlot.render(recording, window: window)
         if output == "-" {
             writeStandardOutput(svg)
         } else {
-            do {
-                try Data(svg.utf8).write(to: URL(fileURLWithPath: output))
+            do throws(OutputFileError) {
+                try OutputFile.write(svg.utf8, to: output, inputs: [trace, board])
             } catch {
-                throw fail("\(output): cannot write the picture (\(ioErrorReason(error)))")
+                throw fail("\(output): cannot write the picture: \(error.reason)")
             }
         }
     }

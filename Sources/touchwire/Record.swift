@@ -27,7 +27,9 @@ struct Record: ParsableCommand {
     @Option(name: .long, help: "The board file (TOML).")
     var board: String
 
-    @Option(name: [.short, .long], help: "The trace file to write (created or truncated).")
+    @Option(
+        name: [.short, .long],
+        help: "The trace file to write (replaced when the recording ends; a device or FIFO is written in place).")
     var output: String
 
     @Option(name: .long, help: "Stop after this many seconds (default: until SIGINT/SIGTERM).")
@@ -47,7 +49,8 @@ struct Record: ParsableCommand {
         let recorder: Recorder
         do throws(ServiceError) {
             recorder = try Recorder(
-                board: description, path: output, logger: logger, start: start, clock: { MonotonicClock.now() })
+                board: description, path: output, inputs: [board], logger: logger, start: start,
+                clock: { MonotonicClock.now() })
         } catch {
             throw fail("\(error)")
         }

@@ -1,7 +1,9 @@
 import ArgumentParser
+import BoardConfig
 import FoundationEssentials
 import Gestures
 import TouchComposition
+import TouchLinux
 import TouchService
 import TouchTrace
 
@@ -46,10 +48,21 @@ struct Strokes: ParsableCommand {
             if labels == nil && name == nil { throw ValidationError("give LABELS.csv or --name NAME") }
             if labels != nil && name != nil { throw ValidationError("give LABELS.csv or --name NAME, not both") }
             if let name, name.isEmpty { throw ValidationError("--name must not be empty") }
+            if let name, !StrokeLearning.isValidName(name) {
+                throw ValidationError(
+                    "--name must not hold control characters or line separators (U+2028, U+2029, U+0085):"
+                        + " the template file could not be read back")
+            }
             if let resample, !(2...1000).contains(resample) { throw ValidationError("--resample must be 2…1000") }
         }
 
         func run() throws {
+            // Checked before the work: a directory, socket or one of the inputs is refused.
+            do throws(OutputFileError) {
+                try OutputFile.check(output, inputs: [trace] + (labels.map { [$0] } ?? []))
+            } catch {
+                throw fail("-o \(error)")
+            }
             let t = try readTrace(trace)
             let l = try labels.map { try readLabels($0) }
             var templates = StrokeLearning.templates(frames: t.frames, labels: l, name: name)
@@ -92,9 +105,23 @@ struct Strokes: ParsableCommand {
                     throw fail("template \(error.index + 1) (\(error.name)) has no length")
                 }
             }
+            // What is written must read back: names and coordinates the reader accepts, and the
+            // formatted text parsed again before anything is written.
+            do throws(StrokeTemplateFileError) {
+                try StrokeLearning.checkWritable(templates, source: labels ?? trace)
+            } catch {
+                throw fail("\(error)")
+            }
             let text = StrokeTemplateFile.format(templates)
-            guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
-                throw fail("\(output): cannot write the template file")
+            do throws(StrokeTemplateFileError) {
+                _ = try StrokeTemplateFile.parse(text, file: output)
+            } catch {
+                throw fail("\(output): not written: the template file would not read back (\(error))")
+            }
+            do throws(OutputFileError) {
+                try OutputFile.write(text.utf8, to: output, inputs: [trace] + (labels.map { [$0] } ?? []))
+            } catch {
+                throw fail("\(output): cannot write the template file: \(error.reason)")
             }
             var counts: [String: Int] = [:]
             for t in templates { counts[t.name, default: 0] += 1 }
@@ -204,8 +231,10 @@ private func readTemplates(_ path: String) throws -> StrokeTemplateSet {
     guard let data = FileManager.default.contents(atPath: path) else {
         throw fail("\(path): cannot read the template file")
     }
+    let text = String(decoding: data, as: UTF8.self)
+    if let problem = BoardInputBounds.strokeTemplateProblem(text, file: path) { throw fail(problem) }
     do {
-        return try StrokeTemplateSet(StrokeTemplateFile.parse(String(decoding: data, as: UTF8.self), file: path))
+        return try StrokeTemplateSet(StrokeTemplateFile.parse(text, file: path))
     } catch {
         throw fail("\(error)")
     }

@@ -6,6 +6,7 @@ import Gestures
 import Logging
 import TouchComposition
 import TouchCore
+import TouchLinux
 import TouchOutputs
 import TouchService
 import TouchTrace
@@ -98,6 +99,13 @@ struct Run: ParsableCommand {
     static var defaultStatusFile: String { RuntimePaths.statusFile(ProcessInfo.processInfo.environment) }
 
     func run() throws {
+        // A directory, socket or the board itself is refused before anything starts (the status
+        // file used to be a warning, then the directory was deleted at exit).
+        if !statusFile.isEmpty {
+            do throws(OutputFileError) { try OutputFile.check(statusFile, inputs: [board]) } catch {
+                throw fail("--status-file \(error)", code: 64)
+            }
+        }
         let description = try loadBoard(board)
         let realtime = try realtimeFlags.resolve(description)
         let logger = makeLogger(verbose: verbose)
@@ -149,7 +157,7 @@ struct Run: ParsableCommand {
         sources.append(hup)
         let ok = supervisor.run()
         for source in sources { source.cancel() }
-        if let file = supervisor.current.statusFile { try? FileManager.default.removeItem(atPath: file) }
+        supervisor.current.removeStatusFile()
         if !ok { throw ExitCode(1) }
     }
 }
@@ -214,18 +222,22 @@ struct Replay: ParsableCommand {
             return
         }
         // What the UI would receive is streamed to its own trace as it happens (no whole-trace
-        // buffer); a replay that fails leaves no partial file behind.
+        // buffer), through `OutputFile`: a new file renamed over the path when the replay succeeds
+        // (a replay that fails leaves the path as it was), a device or FIFO written in place and
+        // never removed, and never the trace or board being read.
         let tracker = PassthroughTracker(board: description, engine: engine)
-        let writer: TraceFileWriter
-        do throws(TraceError) {
-            writer = try TraceFileWriter(
-                path: passthroughTrace,
-                header: TraceHeader(
-                    panelWidth: description.panel.width, panelHeight: description.panel.height,
-                    source: "touchwire passthrough"))
+        let file: OutputFile
+        do throws(OutputFileError) {
+            file = try OutputFile(path: passthroughTrace, inputs: [trace, board])
         } catch {
-            throw fail("\(error)")
+            throw fail("--passthrough-trace \(error)")
         }
+        let writer = TraceFileWriter(
+            path: passthroughTrace,
+            header: TraceHeader(
+                panelWidth: description.panel.width, panelHeight: description.panel.height,
+                source: "touchwire passthrough"),
+            output: file.traceOutput)
         var writeError: TraceError? = nil
         tracker.onFrame = { frame in
             guard writeError == nil else { return }
@@ -236,9 +248,9 @@ struct Replay: ParsableCommand {
                 path: trace, engine: engine, delivery: delivery, output: output, passthrough: tracker)
             if let writeError { throw writeError }
             try writer.close()
+            try file.commitTrace()
         } catch {
-            try? writer.close()
-            try? FileManager.default.removeItem(atPath: passthroughTrace)
+            file.discard()
             throw fail("\(error)")
         }
     }

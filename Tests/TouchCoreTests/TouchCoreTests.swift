@@ -136,3 +136,33 @@ final class TouchFrameTests: XCTestCase {
         XCTAssertFalse(a.hasSameContacts(as: TouchFrame(timestamp: .milliseconds(1), contacts: [a[0]])))
     }
 }
+
+/// Issue 30, class 3: the checked conversions every parsed number goes through.
+final class CheckedConversionTests: XCTestCase {
+    func testCheckingRefusesWhatWouldTrap() {
+        XCTAssertNil(Int32(checking: 3e9))
+        XCTAssertNil(Int(checking: 1e300))
+        XCTAssertNil(Int(checking: .nan))
+        XCTAssertNil(Int(checking: -.infinity))
+        XCTAssertNil(Int64(checking: 9_223_372_036_854_775_808.0), "2^63 is one past Int64.max")
+        XCTAssertEqual(Int64(checking: -9_223_372_036_854_775_808.0), .min)
+        XCTAssertEqual(Int32(checking: 2_147_483_647.9), .max)
+        XCTAssertNil(Int32(checking: 2_147_483_648.0))
+        XCTAssertEqual(UInt8(checking: -0.5), 0)
+        XCTAssertEqual(Int(checking: -12.7), -12)
+    }
+
+    func testSaturatingHoldsAtTheEnds() {
+        XCTAssertEqual(Int32(saturating: 3e9), .max)
+        XCTAssertEqual(Int32(saturating: -3e9), .min)
+        XCTAssertEqual(Int(saturating: .nan), 0)
+        XCTAssertEqual(Int(saturating: .infinity), .max)
+        XCTAssertEqual(Int64.saturatingDifference(.max, .min), .max)
+        XCTAssertEqual(Int64.saturatingDifference(.min, 1), .min)
+        XCTAssertEqual(Int64.saturatingSum(.max, 100_000), .max)
+        XCTAssertEqual(Int64.saturatingSum(5, -7), -2)
+        XCTAssertEqual(wholeDescription(12.9), "12")
+        XCTAssertEqual(wholeDescription(.infinity), "inf")
+        XCTAssertEqual(wholeDescription(1e300), "1e+300")
+    }
+}

@@ -192,4 +192,90 @@ final class SocketSinkTests: XCTestCase {
             XCTAssertEqual($0 as? UnixSocketError, .unknownGroup("no-such-group-tw"))
         }
     }
+
+    /// A listening socket with a full backlog (issue 30, class 2): the stale-socket check used a
+    /// blocking connect and hung `run` (and a reload) forever; now it is "in use", at once.
+    func testAListenerWithAFullBacklogIsInUseWithoutWaiting() throws {
+        let path = directory + "/busy.sock"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        XCTAssertEqual(
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }, 0)
+        XCTAssertEqual(listen(listener, 0), 0)
+        var fillers: [CInt] = []
+        defer { for f in fillers { close(f) } }
+        for _ in 0..<64 {  // never accepted: the backlog fills
+            let f = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            fillers.append(f)
+            let r = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(f, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            if r != 0 && errno == EAGAIN { break }
+        }
+        // A guard against the hang, not a verdict on speed: the old check never returned.
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var outcome: Error? = nil
+        Thread.detachNewThread {
+            do { _ = try UnixStreamServer(path: path, mode: 0o660, group: nil) } catch { outcome = error }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 20) == .success else {
+            return XCTFail("creating the server blocked on a listener with a full backlog")
+        }
+        XCTAssertEqual(outcome as? UnixSocketError, .inUse(path: path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path), "the live socket is left alone")
+    }
+
+    /// bind, then chmod/chown by path let a user who can write the directory swap in a symlink
+    /// (issue 30, class 2): the socket is now bound and given its mode in a private directory,
+    /// then linked into place, so the mode is exact whatever the umask and nothing is left behind;
+    /// a directory anyone may write without the sticky bit is refused.
+    func testModeIsSetBeforeTheSocketAppearsAndUnsafeDirectoriesAreRefused() throws {
+        let path = directory + "/events.sock"
+        let old = umask(0o077)
+        let server = try UnixStreamServer(path: path, mode: 0o660, group: "root")
+        umask(old)
+        var st = stat()
+        XCTAssertEqual(lstat(path, &st), 0)
+        XCTAssertEqual(st.st_mode & S_IFMT, S_IFSOCK)
+        XCTAssertEqual(st.st_mode & 0o777, 0o660, "the umask does not narrow the mode")
+        XCTAssertEqual(st.st_gid, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["events.sock"], "no debris")
+        let client = try Client(path: path)
+        _ = client
+        server.close()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+
+        let open = directory + "/open"
+        try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: false)
+        XCTAssertEqual(chmod(open, 0o777), 0)
+        XCTAssertThrowsError(try UnixStreamServer(path: open + "/s.sock", mode: 0o660, group: nil)) {
+            XCTAssertEqual($0 as? UnixSocketError, .unsafeDirectory(path: open + "/s.sock", directory: open))
+            XCTAssertTrue("\($0)".contains("writable by anyone and has no sticky bit"), "\($0)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: open), [])
+        XCTAssertEqual(chmod(open, 0o1777), 0)
+        XCTAssertNoThrow(try UnixStreamServer(path: open + "/s.sock", mode: 0o660, group: nil), "sticky, like /tmp")
+    }
+
+    /// The socket file is unlinked at close only while it is still this server's.
+    func testCloseLeavesASocketFileThatIsNoLongerOurs() throws {
+        let path = directory + "/events.sock"
+        let server = try UnixStreamServer(path: path, mode: 0o660, group: nil)
+        XCTAssertEqual(unlink(path), 0)
+        let other = try UnixStreamServer(path: path, mode: 0o660, group: nil)
+        server.close()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path), "another server's socket was unlinked")
+        other.close()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+    }
 }

@@ -128,6 +128,25 @@ final class PrometheusFormatTests: XCTestCase {
         XCTAssertEqual(value(samples, "touchwire_resident_bytes"), 8_388_608)
     }
 
+    /// A board file named with CR LF (issue 30, class 5): the label was escaped by Character, and
+    /// "\r\n" is one Character that matched nothing, so the name's line break went into the file
+    /// raw and its second half read as a sample of its own.
+    func testABoardNameWithCRLFCannotInjectALine() throws {
+        var s = snapshot()
+        s.board = "lobby\r\ntouchwire_injected 1\r\n# \u{1B}[2J\u{2028}x"
+        s.controller = "ft\r\nfake 2"
+        let text = PrometheusFormat.render(s)
+        let (samples, _, _) = parsePrometheus(text)
+        XCTAssertFalse(samples.contains { $0.name == "touchwire_injected" || $0.name == "fake" }, text)
+        XCTAssertFalse(text.unicodeScalars.contains { $0 == "\r" || $0 == "\u{1B}" || $0 == "\u{2028}" }, text)
+        for line in text.split(separator: "\n") {
+            XCTAssertTrue(
+                line.hasPrefix("touchwire_") || line.hasPrefix("# HELP ") || line.hasPrefix("# TYPE "), "\(line)")
+        }
+        let info = try XCTUnwrap(samples.first { $0.name == "touchwire_frames_read_total" })
+        XCTAssertEqual(info.labels["board"], "lobby\u{FFFD}\ntouchwire_injected 1\u{FFFD}\n# \u{FFFD}[2J\u{FFFD}x")
+    }
+
     /// A status file of an older version (no controller state, reinitialisations, reloads) still renders.
     func testOlderSnapshotWithoutTheNewFields() throws {
         var s = snapshot()

@@ -76,6 +76,26 @@ final class RobustCommandLineTests: XCTestCase, TouchwireCommandLine {
         XCTAssertTrue(device.stderr.contains("not a regular file"), device.stderr)
     }
 
+    /// Issue 30, class 5: `status` accepted negative counters and quantiles of 2⁶⁴−1.
+    func testStatusRefusesNegativeCountersAndAbsurdLatencies() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let file = dir.appendingPathComponent("status.json").path
+        let huge = #"{"count":1,"p50":1,"p90":1,"p99":1,"p999":1,"max":18446744073709551615,"mean":1}"#
+        let disorder = #"{"count":1,"p50":9,"p90":1,"p99":1,"p999":1,"max":9,"mean":1}"#
+        for (key, value, expected) in [
+            ("reloads", "-1", "reloads is -1; a count cannot be negative"),
+            ("reinitialisations", "-3", "reinitialisations is -3"),
+            ("readToWrite", huge, "readToWrite.max is 18446744073709551615 µs"),
+            ("readToRecognized", disorder, "readToRecognized quantiles are not in order"),
+        ] {
+            try statusText([key: value]).write(toFile: file, atomically: true, encoding: .utf8)
+            let r = try run(["status", "--file", file])
+            XCTAssertFalse(r.signalled, key)
+            XCTAssertEqual(r.status, 1, "\(key): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(expected) && r.stderr.contains(file), "\(key): \(r.stderr)")
+        }
+    }
+
     /// `validate` rejects what `run` would: too many recognizers (run used to trap), a sim GPIO
     /// offset the in-memory chip lacks, and a trace script `run` cannot read.
     func testValidateRejectsWhatRunRejects() throws {

@@ -110,10 +110,14 @@ final class TraceTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: path) }
         try TraceWriter.write(trace, toPath: path)
         XCTAssertEqual(try TraceReader.read(path: path).frames, frames)
-        let stream = try TraceFileWriter(path: path, header: trace.header)
+        XCTAssertThrowsError(
+            try TraceFileWriter(path: path, header: trace.header), "an existing file is never truncated")
+        let streamed = path + ".streamed"
+        defer { try? FileManager.default.removeItem(atPath: streamed) }
+        let stream = try TraceFileWriter(path: streamed, header: trace.header)
         for f in frames { try stream.append(f) }
         try stream.close()
-        XCTAssertEqual(try TraceReader.read(path: path).frames, frames)
+        XCTAssertEqual(try TraceReader.read(path: streamed).frames, frames)
     }
 
     func testMissingFileIsIOError() {

@@ -20,9 +20,27 @@ package enum BoardInputBounds {
     package static let maximumOutputs = 32
     /// The most `[[binding]]`s.
     package static let maximumBindings = 1024
+    /// The most templates of one stroke template file (`docs/strokes.md`): far above a real set
+    /// (the built-in one has 16), and checked before the templates are prepared (100,000 of them
+    /// took 157 s to validate, before READY and again at every reload).
+    package static let maximumStrokeTemplates = 1000
+    /// The largest stroke template file read, in bytes (4 MiB). Checked before the file is read.
+    package static let maximumStrokeTemplateFileBytes = 4 << 20
     /// Longest text of a value, name or key path quoted back in an issue, in characters; longer
     /// text is cut in the middle so an issue stays one readable line.
     package static let maximumQuotedCharacters = 160
+
+    /// Why a stroke template file's text is refused before it is parsed: more than
+    /// `maximumStrokeTemplates` template lines (non-blank lines). Nil when it is within the bound.
+    package static func strokeTemplateProblem(_ text: String, file: String) -> String? {
+        var lines = 0
+        for line in text.split(whereSeparator: \.isNewline)
+        where !line.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+            lines += 1
+        }
+        guard lines > maximumStrokeTemplates else { return nil }
+        return "\(file): \(lines) templates, more than the limit of \(maximumStrokeTemplates)"
+    }
 }
 
 /// `text` as one printable line of at most `limit` characters: control characters (newlines,

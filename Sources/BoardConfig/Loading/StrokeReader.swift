@@ -39,12 +39,23 @@ enum StrokeReader {
             log.add(key, "cannot read template file \(file): it \(problem)")
             return nil
         }
+        if let size = BoardLoader.fileSize(path), size > Int64(BoardInputBounds.maximumStrokeTemplateFileBytes) {
+            log.add(
+                key,
+                "cannot read template file \(file): it is \(size) bytes, more than the limit of "
+                    + "\(BoardInputBounds.maximumStrokeTemplateFileBytes)")
+            return nil
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             log.add(key, "cannot read template file \(file)")
             return nil
         }
         guard let text = String(validating: data, as: UTF8.self) else {
             log.add(key, "template file \(file) is not valid UTF-8")
+            return nil
+        }
+        if let problem = BoardInputBounds.strokeTemplateProblem(text, file: file) {
+            log.add(key, problem)
             return nil
         }
         do {
