@@ -34,9 +34,9 @@ final class BoundsTests: XCTestCase, TouchwireCommandLine {
     func testTemplateFilesAreBoundedBeforeTheyArePrepared() throws {
         let dir = try makeTemporaryDirectory(self)
         let many = dir.appendingPathComponent("many.templates").path
-        try templates(1001).write(toFile: many, atomically: true, encoding: .utf8)
+        try templates(5001).write(toFile: many, atomically: true, encoding: .utf8)
         let enough = dir.appendingPathComponent("enough.templates").path
-        try templates(1000).write(toFile: enough, atomically: true, encoding: .utf8)
+        try templates(5000).write(toFile: enough, atomically: true, encoding: .utf8)
         try tapTrace.write(to: dir.appendingPathComponent("t.jsonl"), atomically: true, encoding: .utf8)
         func board(_ templates: String) throws -> String {
             let path = dir.appendingPathComponent("\(templates).toml").path
@@ -48,15 +48,15 @@ final class BoundsTests: XCTestCase, TouchwireCommandLine {
         let refused = try run(["validate", try board("many.templates")])
         XCTAssertEqual(refused.status, 2, refused.stderr)
         XCTAssertTrue(
-            refused.stderr.contains("many.templates: 1001 templates, more than the limit of 1000"), refused.stderr)
+            refused.stderr.contains("many.templates: 5001 templates, more than the limit of 5000"), refused.stderr)
         XCTAssertEqual(try run(["validate", try board("enough.templates")]).status, 0)
         let test = try run(["strokes", "bench", dir.appendingPathComponent("t.jsonl").path, "--templates", many])
         XCTAssertEqual(test.status, 1, test.stderr)
-        XCTAssertTrue(test.stderr.contains("1001 templates, more than the limit of 1000"), test.stderr)
+        XCTAssertTrue(test.stderr.contains("5001 templates, more than the limit of 5000"), test.stderr)
 
         // `strokes learn` does not write a file a board would refuse.
         var lines = [#"{"touchwire_trace":1,"panel":{"width":800,"height":480},"source":"t"}"#]
-        for i in 0..<1001 {
+        for i in 0..<5001 {
             let t = i * 1_000_000
             lines += [
                 "{\"t_us\":\(t),\"contacts\":[{\"id\":0,\"x\":100,\"y\":100}]}",
@@ -69,7 +69,7 @@ final class BoundsTests: XCTestCase, TouchwireCommandLine {
         let output = dir.appendingPathComponent("learned.templates").path
         let learn = try run(["strokes", "learn", long, "--name", "dash", "-o", output])
         XCTAssertEqual(learn.status, 1, learn.stderr)
-        XCTAssertTrue(learn.stderr.contains("1001 templates, more than the limit of 1000 a board loads"), learn.stderr)
+        XCTAssertTrue(learn.stderr.contains("5001 templates, more than the limit of 5000 a board loads"), learn.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
     }
 
