@@ -268,4 +268,51 @@ extension CommandLineTests {
         XCTAssertNotEqual(failed.status, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "a failed replay leaves no partial trace")
     }
+
+    /// `replay --passthrough-trace` shows, without a device, that a tap and a press with the same
+    /// contact id reach the UI as two touches, the tap's held lift (S24) before the press lands.
+    func testReplayPassthroughTraceShowsTwoTouchesForTwoFingers() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let trace = dir.appendingPathComponent("tap-press.jsonl").path
+        try """
+        {"touchwire_trace":1,"panel":{"width":800,"height":480},"source":"test"}
+        {"t_us":0,"contacts":[{"id":0,"x":100,"y":100}]}
+        {"t_us":60000,"contacts":[]}
+        {"t_us":180000,"contacts":[{"id":0,"x":102,"y":101}]}
+        {"t_us":2180000,"contacts":[]}
+
+        """.write(toFile: trace, atomically: true, encoding: .utf8)
+        let board = dir.appendingPathComponent("b.toml").path
+        try """
+        [panel]
+        width = 800
+        height = 480
+
+        [controller]
+        chip = "ft6x36"
+        bus = "sim"
+
+        [simulation]
+        script = "demo"
+
+        [[region]]
+        name = "screen"
+        frame = [0, 0, 800, 480]
+
+        [[recognizer]]
+        name = "double"
+        kind = "tap"
+        region = "screen"
+        taps = 2
+
+        [passthrough]
+
+        """.write(toFile: board, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("ui.jsonl").path
+        let result = try run(["replay", trace, "--board", board, "--passthrough-trace", out])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let ui = try TraceReader.read(path: out)
+        XCTAssertEqual(ui.frames.map(\.count), [1, 0, 1, 0], "two touches, a lift between them")
+        XCTAssertEqual(ui.frames.map { $0.timestamp.microseconds / 1000 }, [0, 1680, 1680, 2180])
+    }
 }
