@@ -335,7 +335,7 @@ package struct EvdevDecoder: Sendable {
         // Nearest neighbour, closest pair first, for packets without a tracking id.
         let limit = maxDistanceSquared
         while true {
-            var best: Int64 = .max
+            var best = Double.infinity
             var bestSlot = -1
             var bestPacket = -1
             var s = 0
@@ -346,8 +346,9 @@ package struct EvdevDecoder: Sendable {
                 while p < n {
                     defer { p += 1 }
                     guard matchedPackets & (1 << UInt32(p)) == 0, packets[p].trackingID < 0 else { continue }
-                    let dx = Int64(packets[p].x) - Int64(slots[s].x)
-                    let dy = Int64(packets[p].y) - Int64(slots[s].y)
+                    // In Double: two Int32 apart by up to 2^32 would overflow Int64 once squared.
+                    let dx = Double(packets[p].x) - Double(slots[s].x)
+                    let dy = Double(packets[p].y) - Double(slots[s].y)
                     let d = dx * dx + dy * dy
                     if d < best {
                         (best, bestSlot, bestPacket) = (d, s, p)
@@ -402,10 +403,10 @@ package struct EvdevDecoder: Sendable {
 
     /// Protocol A: the farthest a contact moves from one report to the next and stays the same
     /// touch (squared, in device units): a quarter of the larger axis span.
-    var maxDistanceSquared: Int64 {
+    var maxDistanceSquared: Double {
         let span = max(
-            Int64(geometry.x.maximum) - Int64(geometry.x.minimum), Int64(geometry.y.maximum) - Int64(geometry.y.minimum)
-        )
+            Double(geometry.x.maximum) - Double(geometry.x.minimum),
+            Double(geometry.y.maximum) - Double(geometry.y.minimum))
         let d = max(span / 4, 1)
         return d * d
     }

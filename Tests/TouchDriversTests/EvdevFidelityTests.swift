@@ -85,6 +85,22 @@ final class EvdevFidelityTests: XCTestCase {
         XCTAssertEqual(decode(&d, [syn] + contact(3000, 3000) + [syn]).map(\.count), [0, 1])
     }
 
+    /// Bad input never crashes: positions at the ends of Int32 on a full-range axis, more
+    /// packets than slots, a position-less packet, tracking ids repeated within a report.
+    func testProtocolAExtremeInputDecodesWithoutCrashing() {
+        let full = AxisRange(minimum: .min, maximum: .max)
+        var d = EvdevDecoder(
+            geometry: EvdevGeometry(multiTouch: true, x: full, y: full, slotCount: 0, protocolA: true), rawWidth: 800,
+            rawHeight: 480)
+        var events = contact(.min, .min) + contact(.max, .max) + [syn] + contact(.max, .min) + [syn]
+        for i in 0..<20 { events += contact(Int32(i) * 1000, 0) }
+        events += [syn, mtSync, abs(EvdevCode.ABS_MT_TRACKING_ID, 3)] + contact(5, 5)
+        events += [abs(EvdevCode.ABS_MT_TRACKING_ID, 3)] + contact(6, 6) + [syn]
+        let frames = decode(&d, events)
+        XCTAssertEqual(frames.map(\.count), [2, 1, 10, 2])
+        XCTAssertGreaterThan(d.contactsIgnored, 0, "contacts beyond the slots and the frame are counted")
+    }
+
     /// The records of an evemu recording in `data/evemu/` with their times.
     func evemuEvents(_ file: String) throws -> [(Instant, InputEvent)] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
