@@ -17,12 +17,13 @@ import TouchLinux
 ///
 /// Each physical touch (the delivery's `serial`) is its own UI contact: one contact id in the
 /// frames (the controller's, unless the UI still shows an earlier touch with it: then the lowest
-/// free one), so it lands with a tracking id of its own. When a
-/// recognizer withholds a touch's `ended` (`delays_ended`, S24) and the next finger comes with
-/// the same controller id, that finger's deliveries wait until the earlier touch's end (or
-/// cancel) has reached the UI: then it lands where it landed and moves to where it is now, as
-/// a held `began` is released (a touch that ended meanwhile lands and lifts; one cancelled
-/// meanwhile never reaches the UI). So the UI never sees two taps as one press.
+/// free one), so it lands with a tracking id of its own. When a recognizer withholds a touch's
+/// `ended` (`delays_ended`, S24) and the next finger lands after that touch's finger lifted —
+/// it has the same controller id, or the controller no longer reports the earlier one
+/// (`observe`) — the new finger's deliveries wait until the earlier touch's end (or cancel) has
+/// reached the UI: then it lands where it landed and moves to where it is now, as a held
+/// `began` is released (a touch that ended meanwhile lands and lifts; one cancelled meanwhile
+/// never reaches the UI). So the UI never sees two taps as one press, nor as two fingers at once.
 ///
 /// Reports: deliveries of one instant for different touches make one report; a second delivery
 /// for a contact already changed in the pending report (held deliveries released together, S24,
@@ -64,6 +65,9 @@ package final class PassthroughTracker {
         var order: UInt32 = 0
     }
 
+    /// Controller ids down in the last frame observed (bit = id & 63); all until one is.
+    private var down: UInt64 = ~0
+
     private static let capacity = 32
     private var entries = InlineArray<32, Entry>(repeating: Entry())
     private var arrivals: UInt32 = 0
@@ -77,6 +81,22 @@ package final class PassthroughTracker {
     /// Regions of `board` in the engine's order, forwarded unless marked `passthrough = false`.
     package convenience init(board: BoardDescription, engine: GestureEngine) {
         self.init(forwarded: engine.regions.map { r in board.region(named: r.name)?.passthrough ?? true })
+    }
+
+    /// The frame the engine is about to process: which controller ids are down now, so a touch
+    /// whose finger lifted is known even while its `ended` is withheld. Call it before
+    /// `GestureEngine.process` (the recognizer stage and replay do); without it only a reused
+    /// controller id tells.
+    package func observe(_ frame: borrowing TouchFrame) {
+        var ids: UInt64 = 0
+        if !frame.isCancel {
+            var i = 0
+            while i < frame.count {
+                ids |= 1 << UInt64(frame[i].id & 63)
+                i += 1
+            }
+        }
+        down = ids
     }
 
     package func deliver(_ d: RegionDelivery) {
@@ -228,17 +248,28 @@ package final class PassthroughTracker {
         return nil
     }
 
-    /// An earlier touch with the same controller id has not reached its end in the UI: this
-    /// touch's finger came after that one lifted, so it waits.
+    /// An earlier touch whose finger has lifted has not reached its end in the UI: this touch's
+    /// finger came after that one lifted, so it waits.
     private func isBlocked(_ n: Int) -> Bool {
         var i = 0
         while i < Self.capacity {
-            if i != n && entries[i].inUse && entries[i].touch == entries[n].touch
-                && Int32(bitPattern: entries[i].order &- entries[n].order) < 0
-            {
-                return true
-            }
+            if i != n && entries[i].inUse && isOlder(i, than: n) && hasLifted(i) { return true }
             i += 1
+        }
+        return false
+    }
+
+    private func isOlder(_ i: Int, than n: Int) -> Bool {
+        Int32(bitPattern: entries[i].order &- entries[n].order) < 0
+    }
+
+    /// Entry `i`'s finger is up: the controller no longer reports its id, or a later touch has it.
+    private func hasLifted(_ i: Int) -> Bool {
+        if down & (1 << UInt64(entries[i].touch & 63)) == 0 { return true }
+        var j = 0
+        while j < Self.capacity {
+            if j != i && entries[j].inUse && entries[j].touch == entries[i].touch && isOlder(i, than: j) { return true }
+            j += 1
         }
         return false
     }

@@ -168,6 +168,16 @@ final class PassthroughTests: XCTestCase {
         XCTAssertEqual(Set(trackingIDs(ui.events)).count, 2)
     }
 
+    // S24: the same with a controller that gives the press another id: the tap's finger is up
+    // (the controller no longer reports it) although its end is held, so the press still waits —
+    // the UI never sees the tap and the press down together (two fingers: a pinch).
+    func testPressWithAnotherIDWaitsForTheHeldTapsEnd() throws {
+        let ui = try uiRecords(
+            recognizers: doubleTap, frames: [f(0, (0, 100, 100)), f(60), f(180, (1, 102, 101)), f(2_180)])
+        XCTAssertEqual(shape(ui.frames), ["0:0@100,100", "1680:", "1680:1@102,101", "2180:"])
+        XCTAssertEqual(ui.frames.map(\.count).max(), 1, "never two touches at once")
+    }
+
     // S24: two taps far apart (the double tap fails on the second's distance, releasing the first
     // tap's end then): the first lifts before the second lands.
     func testTwoTapsWithTheSameIDAreTwoTouchesForTheUI() throws {
