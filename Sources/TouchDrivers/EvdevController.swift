@@ -118,6 +118,7 @@ package final class EvdevController<Source: InputEventSource>: TouchController {
                 counters.framesRejected += 1
                 if let f = d.resync(snap, at: timestamp) {
                     counters.framesRead += 1
+                    if stampsFrames { lastStamp = f.timestamp }
                     return f
                 }
             }

@@ -170,6 +170,22 @@ final class EvdevFidelityTests: XCTestCase {
         XCTAssertEqual(queued.map(\.timestamp), [.milliseconds(1_000), .milliseconds(1_913)])
     }
 
+    /// After SYN_DROPPED the resync frame is stamped when read, and the frames after it never
+    /// go back before it (the engine's time only moves forward).
+    func testFramesAfterAnOverflowNeverGoBackInTime() throws {
+        let source = TimedSource()
+        let controller = EvdevController(source: source, rawWidth: 800, rawHeight: 800, timing: .immediate)
+        try controller.start()
+        source.queue(down(100), at: .milliseconds(1_000))
+        XCTAssertEqual(try controller.readFrame(at: .milliseconds(1_001))?.timestamp, .milliseconds(1_000))
+        source.queue([.synDropped, syn], at: .milliseconds(1_500))
+        source.queue(down(150), at: .milliseconds(1_600))
+        let resync = try XCTUnwrap(controller.readFrame(at: .milliseconds(3_000)))
+        XCTAssertEqual(resync.timestamp, .milliseconds(3_000))
+        let next = try XCTUnwrap(controller.readFrame(at: .milliseconds(3_001)))
+        XCTAssertGreaterThanOrEqual(next.timestamp, resync.timestamp)
+    }
+
     /// Times never after the read (a clock the device did not switch is not trusted past it),
     /// never going back; a source without monotonic times is stamped when read.
     func testKernelTimesAreClampedAndIgnoredWithoutAMonotonicClock() throws {
