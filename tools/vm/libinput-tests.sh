@@ -1,8 +1,9 @@
 # In-VM tests of what a kiosk UI gets through libinput (issue 26): systemd-udevd (Debian's
 # rules and hwdb) tags the devices, `libinput debug-events` (Debian's libinput-tools) and
-# `evtest` read touchwire's passthrough touchscreen, and a real panel's description (an N-Trig,
-# multi-touch protocol A, no INPUT_PROP_DIRECT; data/evemu/) is made with evemu-device and
-# played with evemu-play into touchwire's evdev input. busybox sh; prints PASS/FAIL lines.
+# `evtest` read touchwire's passthrough touchscreen; real panels' descriptions (an N-Trig,
+# multi-touch protocol A, no INPUT_PROP_DIRECT; an EDT Polytouch, protocol B; data/evemu/) are
+# made with evemu-device and played with evemu-play into touchwire's evdev input; and a press
+# read late keeps the kernel's times. busybox sh; prints PASS/FAIL lines.
 TW=/bin/touchwire
 LIBINPUT=/usr/libexec/libinput/libinput-debug-events
 pass() { echo "PASS $*"; }
@@ -173,3 +174,98 @@ else
 fi
 stop_tw $pid
 kill $dpid 2>/dev/null; wait $dpid 2>/dev/null
+
+# --- a real protocol B panel (EDT Polytouch on edt-ft5x06, no ABS_MT_TOUCH_MAJOR) ------------
+evemu-device /tests/evemu/edt-ep0430m09.desc >/tmp/l4.dev 2>&1 &
+dpid=$!
+EDT=$(find_dev "EP0430M09" 10) || { fail "setup: evemu-device EP0430M09"; show evemu /tmp/l4.dev; }
+udevadm settle -t 10
+$TW probe --input >/tmp/l4.probe 2>&1
+check "probe --input: the EDT is a protocol B touchscreen with 5 slots" \
+  grep -q "$EDT: touchscreen \"EP0430M09\" (multi-touch, 5 slots, x 0…1279, y 0…767)" /tmp/l4.probe
+cat >/tmp/l4.toml <<TOML
+[panel]
+width = 800
+height = 480
+
+[controller]
+chip = "evdev"
+name = "EP0430M09"
+
+[[region]]
+name = "screen"
+frame = [0, 0, 800, 480]
+
+[[recognizer]]
+name = "tap"
+kind = "tap"
+region = "screen"
+
+[[output]]
+type = "stdout"
+TOML
+$TW run --board /tmp/l4.toml >/tmp/l4.out 2>/tmp/l4.err &
+pid=$!
+wait_for /tmp/l4.err "controller ready" 20 || { fail "protocol B: touchwire not started"; show stderr /tmp/l4.err; }
+evemu-play "$EDT" </tests/evemu/edt-tap.events
+if wait_for /tmp/l4.out '"recognizer":"tap".*"state":"recognized".*"x":399\.[0-9]*,"y":239\.[0-9]*' 10; then
+  pass "protocol B: the EDT's tap at 640,384 of 1279x767 is a tap at 399,239 of 800x480"
+else
+  fail "protocol B: no tap at the panel's middle"; show stdout /tmp/l4.out; show stderr /tmp/l4.err
+fi
+stop_tw $pid
+kill $dpid 2>/dev/null; wait $dpid 2>/dev/null
+
+# --- kernel times: a 913 ms press read late (touchwire stopped) is still a long press ---------
+cat >/tmp/l3.script <<SCRIPT
+waitfile /tmp/l3.go
+stop /tmp/l3.pid
+sleep 300
+down 0 400 240
+sleep 913
+up 0
+sleep 300
+cont /tmp/l3.pid
+sleep 1500
+SCRIPT
+cat >/tmp/l3.toml <<TOML
+[panel]
+width = 800
+height = 480
+
+[controller]
+chip = "evdev"
+name = "tw time panel"
+
+[[region]]
+name = "screen"
+frame = [0, 0, 800, 480]
+
+[[recognizer]]
+name = "press"
+kind = "long_press"
+region = "screen"
+
+[[recognizer]]
+name = "tap"
+kind = "tap"
+region = "screen"
+
+[[output]]
+type = "stdout"
+TOML
+twinput panel "tw time panel" 799 479 /tmp/l3.script >/tmp/l3.inj 2>&1 &
+ipid=$!
+wait_for /tmp/l3.inj READY 10 || fail "setup: twinput panel (time)"
+$TW run --board /tmp/l3.toml >/tmp/l3.out 2>/tmp/l3.err &
+pid=$!
+echo $pid >/tmp/l3.pid
+wait_for /tmp/l3.err "controller ready" 20 || { fail "kernel times: touchwire not started"; show stderr /tmp/l3.err; }
+touch /tmp/l3.go
+wait $ipid
+wait_for /tmp/l3.out '"recognizer":"press".*"state":"ended"' 5
+show out /tmp/l3.out 10
+check "kernel times: a 913 ms press read after it ended is a long press (the kernel's times, not the read's)" \
+  grep -q '"recognizer":"press".*"state":"began"' /tmp/l3.out
+check "kernel times: and not a tap" sh -c "! grep -q '\"recognizer\":\"tap\"' /tmp/l3.out"
+stop_tw $pid
