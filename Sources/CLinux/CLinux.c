@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <sys/prctl.h>
 
@@ -114,6 +115,11 @@ int tw_evdev_get_mt_slots(int fd, unsigned int code, int32_t *values, unsigned i
 
 int tw_evdev_get_keys(int fd, uint8_t *buf, size_t len) {
     return ioctl(fd, EVIOCGKEY(len), buf);
+}
+
+int tw_evdev_set_clock_monotonic(int fd) {
+    int clock = CLOCK_MONOTONIC;
+    return ioctl(fd, EVIOCSCLOCKID, &clock);
 }
 
 int tw_accept_nonblocking(int fd) {

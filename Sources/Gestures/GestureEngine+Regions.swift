@@ -10,7 +10,9 @@ extension GestureEngine {
         records[s].lastDelivered = p
         if sinkTakesDeliveries {
             sink?.deliver(
-                RegionDelivery(time: now, region: region, phase: phase, touch: records[s].touch.id, location: p))
+                RegionDelivery(
+                    time: now, region: region, phase: phase, touch: records[s].touch.id, location: p,
+                    serial: records[s].touch.serial))
         }
         if phase == .ended, let control = regions[region].enclosingControl, control.frame.contains(p) {
             // S28: the control's default action (touch up inside).

@@ -159,15 +159,19 @@ public struct RegionDelivery: Sendable, BitwiseCopyable, Equatable {
     /// Index of the region in the engine's table.
     public var region: Int
     public var phase: DeliveryPhase
-    /// The touch's tracking id as the controller reported it.
+    /// The touch's tracking id as the controller reported it (reused by the next finger, possibly
+    /// while this touch's `ended` is still withheld, S24).
     public var touch: UInt8
     public var location: Point
+    /// The touch's serial (`Touch.serial`): one physical touch, never reused.
+    public var serial: UInt32
 
-    public init(time: Instant, region: Int, phase: DeliveryPhase, touch: UInt8, location: Point) {
+    public init(time: Instant, region: Int, phase: DeliveryPhase, touch: UInt8, location: Point, serial: UInt32 = 0) {
         self.time = time
         self.region = region
         self.phase = phase
         self.touch = touch
         self.location = location
+        self.serial = serial
     }
 }

@@ -11,12 +11,15 @@ package final class LinuxInputSource: InputEventSource {
     private let name: String?
     /// True while this source holds the device's grab.
     private var grabbed: Bool
+    /// The device's event times are on `CLOCK_MONOTONIC` (`EVIOCSCLOCKID` accepted).
+    package private(set) var monotonicTimestamps: Bool
 
     /// Opens the device, checks it is a touchscreen and, with `grab`, takes it exclusively.
     /// `name`: the device name it was found by, if any (see `reopen`).
     /// - Throws: `.missing`, `.permissionDenied` (group `input`), `.notATouchscreen`, `.busy`.
     package init(path: String, grab: Bool, name: String? = nil) throws(InputDeviceError) {
         self.device = try Self.open(path, grab: grab)
+        self.monotonicTimestamps = device.setMonotonicClock()
         self.path = path
         self.grab = grab
         self.grabbed = grab
@@ -26,7 +29,7 @@ package final class LinuxInputSource: InputEventSource {
     private static func open(_ path: String, grab: Bool) throws(InputDeviceError) -> EvdevDevice {
         let device = try EvdevDevice(path: path)
         let caps = try device.capabilities()
-        guard caps.isTouchscreen else { throw .notATouchscreen(path: path, name: caps.name) }
+        if let reason = caps.refusal { throw .notATouchscreen(path: path, name: caps.name, reason: reason) }
         if grab { try device.grab(true) }
         return device
     }
@@ -37,6 +40,7 @@ package final class LinuxInputSource: InputEventSource {
         if grabbed { try? device.grab(false) }  // the old descriptor's grab would make the new one EBUSY
         grabbed = false
         device = try Self.open(next, grab: grab)
+        monotonicTimestamps = device.setMonotonicClock()
         grabbed = grab
         path = next
     }
@@ -81,6 +85,16 @@ package final class LinuxInputSource: InputEventSource {
                 EvdevGeometry(
                     multiTouch: true, x: AxisRange(minimum: x.minimum, maximum: x.maximum),
                     y: AxisRange(minimum: y.minimum, maximum: y.maximum), slotCount: Int(slots.maximum) + 1)
+            )
+        }
+        if caps.isProtocolA {
+            let x = try device.axis(EvdevCode.ABS_MT_POSITION_X)
+            let y = try device.axis(EvdevCode.ABS_MT_POSITION_Y)
+            return (
+                caps.name,
+                EvdevGeometry(
+                    multiTouch: true, x: AxisRange(minimum: x.minimum, maximum: x.maximum),
+                    y: AxisRange(minimum: y.minimum, maximum: y.maximum), slotCount: 0, protocolA: true)
             )
         }
         let x = try device.axis(EvdevCode.ABS_X)

@@ -29,6 +29,7 @@ package enum Replay {
         engine.sink = wrapper ?? sink
         defer { withExtendedLifetime(wrapper) {} }
         for frame in trace.frames {
+            passthrough?.observe(frame)
             engine.process(frame)
             passthrough?.flush()
         }
@@ -68,6 +69,7 @@ package enum Replay {
         var frames = 0
         var frame = TouchFrame(timestamp: .zero)
         while try reader.next(into: &frame) {
+            passthrough?.observe(frame)
             engine.process(frame)
             passthrough?.flush()
             frames += 1

@@ -6,8 +6,9 @@ public enum InputDeviceError: Error, Equatable, Sendable, CustomStringConvertibl
     case unplugged(path: String)
     /// EACCES/EPERM opening the node: the user must be in group `input`.
     case permissionDenied(path: String)
-    /// The device is not a touchscreen: no absolute X/Y axes.
-    case notATouchscreen(path: String, name: String)
+    /// The device is not a touchscreen; `reason` says what it is instead (udev's classification:
+    /// a tablet, a touchpad, a mouse, no absolute axes…).
+    case notATouchscreen(path: String, name: String, reason: String)
     /// No input device has that name; `available` lists "path: name" of every device found.
     case noDeviceNamed(String, available: [String])
     /// Another program grabbed the device (EVIOCGRAB: EBUSY).
@@ -22,8 +23,8 @@ public enum InputDeviceError: Error, Equatable, Sendable, CustomStringConvertibl
         case .permissionDenied(let p):
             return "permission denied opening \(p) (run as root or add the user to group input: "
                 + "sudo usermod -aG input $USER)"
-        case .notATouchscreen(let p, let n):
-            return "input device \(p) (\"\(n)\") is not a touchscreen: it has no absolute X/Y axes"
+        case .notATouchscreen(let p, let n, let reason):
+            return "input device \(p) (\"\(n)\") is not a touchscreen: \(reason)"
         case .noDeviceNamed(let n, let available):
             let list = available.isEmpty ? "no input devices found" : "devices: " + available.joined(separator: "; ")
             return "no input device named \"\(n)\" (\(list))"

@@ -19,11 +19,16 @@ package protocol InputEventSource: AnyObject {
     func reopen() throws(InputDeviceError)
     /// Gives up what the source holds exclusively (`EVIOCGRAB`). The default does nothing.
     func close()
+    /// True when the records' times are on `CLOCK_MONOTONIC`, the pipeline's clock (a device
+    /// set with `EVIOCSCLOCKID`): frames then carry the kernel's time of their `SYN_REPORT`.
+    /// False (the default): records carry no usable time and frames are stamped when read.
+    var monotonicTimestamps: Bool { get }
 }
 
 extension InputEventSource {
     package func reopen() throws(InputDeviceError) {}
     package func close() {}
+    package var monotonicTimestamps: Bool { false }
 }
 
 /// A touch controller that is a Linux input device (`[controller] chip = "evdev"`): the kernel's
@@ -35,6 +40,10 @@ extension InputEventSource {
 /// `rawWidth × rawHeight` (the driver stage then applies the board's orientation and calibration).
 /// `interruptInput` is the device's readability, so the driver thread sleeps until an event
 /// arrives, as on an INT line. Errors are `I2CError.inputDevice` (the protocol's error type).
+///
+/// Time: when the source's records are on `CLOCK_MONOTONIC` (`monotonicTimestamps`), a frame
+/// carries the kernel's time of its `SYN_REPORT` — when the finger moved, not when touchwire
+/// read it — never later than the read and never before the previous frame (`stampsFrames`).
 package final class EvdevController<Source: InputEventSource>: TouchController {
     package let source: Source
     package let rawWidth: Int
@@ -47,6 +56,8 @@ package final class EvdevController<Source: InputEventSource>: TouchController {
     private var filled = 0
     private var consumed = 0
     private var readiness: EvdevReadiness<Source>?
+    /// The time of the last frame returned (frames never go back in time).
+    private var lastStamp = Instant.zero
 
     /// `rawWidth × rawHeight`: the raw range of the frames (the transform's raw size).
     package init(source: Source, rawWidth: Int, rawHeight: Int, timing: DriverTiming) {
@@ -82,7 +93,7 @@ package final class EvdevController<Source: InputEventSource>: TouchController {
         identity = ControllerIdentity(
             chipName: "evdev \"\(info.name)\"", address: I2CAddress(0),
             resolutionWidth: Int(g.x.maximum - g.x.minimum) + 1, resolutionHeight: Int(g.y.maximum - g.y.minimum) + 1,
-            note: "\(source.path), " + (g.multiTouch ? "multi-touch, \(g.slotCount) slots" : "single-touch"))
+            note: "\(source.path), " + g.protocolDescription)
         readiness = EvdevReadiness(controller: self)
     }
 
@@ -95,7 +106,11 @@ package final class EvdevController<Source: InputEventSource>: TouchController {
             if d.needsResync {
                 let snap: EvdevSnapshot
                 do throws(InputDeviceError) {
-                    snap = try source.snapshot(slotCount: d.geometry.slotCount, multiTouch: d.geometry.multiTouch)
+                    // Protocol A has no state to read: every report lists every contact.
+                    snap =
+                        d.geometry.protocolA
+                        ? EvdevSnapshot(trackingIDs: [], xs: [], ys: [])
+                        : try source.snapshot(slotCount: d.geometry.slotCount, multiTouch: d.geometry.multiTouch)
                 } catch {
                     // Without the kernel's state nothing can be trusted: cancel everything down.
                     snap = EvdevSnapshot(trackingIDs: [], xs: [], ys: [])
@@ -103,14 +118,19 @@ package final class EvdevController<Source: InputEventSource>: TouchController {
                 counters.framesRejected += 1
                 if let f = d.resync(snap, at: timestamp) {
                     counters.framesRead += 1
+                    if stampsFrames { lastStamp = f.timestamp }
                     return f
                 }
             }
             while consumed + InputEvent.byteCount <= filled {
-                let event = buffer.withUnsafeBytes { InputEvent.decode($0, at: consumed) }
+                let (event, time) = buffer.withUnsafeBytes {
+                    (InputEvent.decode($0, at: consumed), InputEvent.decodeTime($0, at: consumed))
+                }
                 consumed += InputEvent.byteCount
-                if let f = d.consume(event, at: timestamp) {
+                let isReport = event.type == EvdevCode.EV_SYN && event.code == EvdevCode.SYN_REPORT
+                if let f = d.consume(event, at: isReport ? stamp(time, readAt: timestamp) : timestamp) {
                     counters.framesRead += 1
+                    if stampsFrames { lastStamp = f.timestamp }
                     return f
                 }
                 if d.needsResync { break }
@@ -144,6 +164,16 @@ package final class EvdevController<Source: InputEventSource>: TouchController {
             if n == 0 { return nil }
             filled += n
         }
+    }
+
+    /// Frames carry the kernel's event times (the source reports on `CLOCK_MONOTONIC`).
+    package var stampsFrames: Bool { source.monotonicTimestamps }
+
+    /// A `SYN_REPORT`'s frame time: the record's time when the source's times are monotonic,
+    /// clamped between the previous frame and the read; else the read time.
+    private func stamp(_ time: Instant, readAt read: Instant) -> Instant {
+        guard stampsFrames, time > .zero else { return read }
+        return max(min(time, read), lastStamp)
     }
 
     /// True when decoded-but-unreturned records are buffered (more frames may be complete).

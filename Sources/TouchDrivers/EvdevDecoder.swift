@@ -18,23 +18,34 @@ package struct AxisRange: Hashable, Sendable, BitwiseCopyable {
     }
 }
 
-/// What the decoder needs to know about a device: its axes and whether it speaks multi-touch
-/// protocol B (`ABS_MT_SLOT`) or is a single-touch device (`ABS_X`, `ABS_Y`, `BTN_TOUCH`).
+/// What the decoder needs to know about a device: its axes and which protocol it speaks —
+/// multi-touch protocol B (`ABS_MT_SLOT`), multi-touch protocol A (`ABS_MT_POSITION_X/Y` and
+/// `SYN_MT_REPORT`, no slots) or single touch (`ABS_X`, `ABS_Y`, `BTN_TOUCH`).
 package struct EvdevGeometry: Hashable, Sendable {
-    /// True for protocol B (ABS_MT_SLOT present); false for a single-touch device.
+    /// True for multi-touch (protocol B, or protocol A with `protocolA`); false for a single-touch device.
     package var multiTouch: Bool
+    /// Multi-touch protocol A: contacts come as `SYN_MT_REPORT`-separated packets, without slots;
+    /// the decoder tracks them itself (nearest neighbour). Implies `multiTouch`.
+    package var protocolA: Bool
     /// ABS_MT_POSITION_X (multi-touch) or ABS_X (single-touch).
     package var x: AxisRange
     /// ABS_MT_POSITION_Y or ABS_Y.
     package var y: AxisRange
-    /// Number of slots (ABS_MT_SLOT maximum + 1); 1 for single-touch. At most `EvdevDecoder.maxSlots` are tracked.
+    /// Number of slots (ABS_MT_SLOT maximum + 1); 1 for single-touch, `EvdevDecoder.maxSlots` for
+    /// protocol A. At most `EvdevDecoder.maxSlots` are tracked.
     package var slotCount: Int
 
-    package init(multiTouch: Bool, x: AxisRange, y: AxisRange, slotCount: Int) {
-        self.multiTouch = multiTouch
+    package init(multiTouch: Bool, x: AxisRange, y: AxisRange, slotCount: Int, protocolA: Bool = false) {
+        self.multiTouch = multiTouch || protocolA
+        self.protocolA = protocolA
         self.x = x
         self.y = y
-        self.slotCount = max(1, slotCount)
+        self.slotCount = protocolA ? EvdevDecoder.maxSlots : max(1, slotCount)
+    }
+
+    /// "multi-touch protocol B, 10 slots", "multi-touch protocol A", "single-touch": for logs and `probe --input`.
+    package var protocolDescription: String {
+        protocolA ? "multi-touch protocol A" : multiTouch ? "multi-touch, \(slotCount) slots" : "single-touch"
     }
 }
 
@@ -62,6 +73,14 @@ package struct EvdevSnapshot: Hashable, Sendable {
 /// `ABS_MT_POSITION_X/Y` (and `ABS_MT_PRESSURE`, `ABS_MT_TOUCH_MAJOR`) update it, `SYN_REPORT`
 /// closes a frame. Single-touch devices: `BTN_TOUCH` 1/0 and `ABS_X`/`ABS_Y`. On a multi-touch
 /// device the single-touch emulation events are ignored.
+///
+/// Multi-touch protocol A (no slots; older USB HID panels such as N-Trig): each contact's values
+/// end with `SYN_MT_REPORT`, a report lists every contact down, and a report with none means
+/// every finger is up. The decoder gives the contacts slots itself, as the kernel's `input-mt`
+/// (`input_mt_assign_slots`) and mtdev do: by `ABS_MT_TRACKING_ID` when the device sends one,
+/// else each contact continues the nearest contact of the previous report (closest pairs
+/// first), within a quarter of the axes' larger span; a contact with no partner is a new touch,
+/// a previous contact with none has lifted.
 ///
 /// Contact ids: each new tracking id gets the lowest contact id (0…9) that is neither held by
 /// another contact nor was in the previous frame, so a slot that is lifted and touched again
@@ -96,7 +115,25 @@ package struct EvdevDecoder: Sendable {
     package let rawWidth: Int
     package let rawHeight: Int
 
+    /// One protocol A contact's values, gathered until its `SYN_MT_REPORT`.
+    @usableFromInline struct Packet: Sendable, BitwiseCopyable {
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var pressure: Int32 = 0
+        var major: Int32 = 0
+        var trackingID: Int32 = -1
+        var hasPosition = false
+    }
+
     var slots = InlineArray<16, Slot>(repeating: Slot())
+    /// Protocol A: the contacts of the report being read, and the one being gathered.
+    var packets = InlineArray<16, Packet>(repeating: Packet())
+    var packetCount = 0
+    var packet = Packet()
+    /// Protocol A: the tracking id given to the next new contact (the device sends none).
+    var nextTrackingID: Int32 = 0
+    /// Protocol A after a gap: contacts are ignored until a report with none.
+    var ignoreUntilEmpty = false
     var currentSlot = 0
     var singleDown = false
     /// Between SYN_DROPPED and the SYN_REPORT that ends the gap.
@@ -127,15 +164,39 @@ package struct EvdevDecoder: Sendable {
                 dropsSeen += 1
                 return nil
             }
+            if event.code == EvdevCode.SYN_MT_REPORT {
+                if geometry.protocolA && !discarding && !needsResync { endPacket() }
+                return nil
+            }
             guard event.code == EvdevCode.SYN_REPORT else { return nil }
             if discarding {
                 discarding = false
                 needsResync = true
+                packetCount = 0
+                packet = Packet()
                 return nil
             }
-            return needsResync ? nil : frame(at: timestamp)
+            if needsResync { return nil }
+            if geometry.protocolA { assignPackets() }
+            return frame(at: timestamp)
         }
         if discarding || needsResync { return nil }
+        if geometry.protocolA {
+            guard event.type == EvdevCode.EV_ABS else { return nil }
+            switch event.code {
+            case EvdevCode.ABS_MT_POSITION_X:
+                packet.x = event.value
+                packet.hasPosition = true
+            case EvdevCode.ABS_MT_POSITION_Y:
+                packet.y = event.value
+                packet.hasPosition = true
+            case EvdevCode.ABS_MT_PRESSURE: packet.pressure = event.value
+            case EvdevCode.ABS_MT_TOUCH_MAJOR: packet.major = event.value
+            case EvdevCode.ABS_MT_TRACKING_ID: packet.trackingID = event.value
+            default: break
+            }
+            return nil
+        }
         if geometry.multiTouch {
             guard event.type == EvdevCode.EV_ABS else { return nil }
             if event.code == EvdevCode.ABS_MT_SLOT {
@@ -180,6 +241,7 @@ package struct EvdevDecoder: Sendable {
     package mutating func resync(_ snapshot: EvdevSnapshot, at timestamp: Instant) -> TouchFrame? {
         guard needsResync else { return nil }
         needsResync = false
+        if geometry.protocolA { return resyncProtocolA(at: timestamp) }
         var lost = false
         var s = 0
         while s < Self.maxSlots {
@@ -210,6 +272,143 @@ package struct EvdevDecoder: Sendable {
         lastIDs = 0
         lastWasEmpty = true
         return .cancel(at: timestamp)
+    }
+
+    /// Protocol A after a gap: the device has no state to read, and every report lists every
+    /// contact. Touches that were reported are cancelled (their ends may be lost); what is down
+    /// now is ignored until a report with no contact.
+    mutating func resyncProtocolA(at timestamp: Instant) -> TouchFrame {
+        let reported = lastIDs != 0
+        var s = 0
+        while s < Self.maxSlots {
+            slots[s].trackingID = -1
+            slots[s].assignedTrackingID = -1
+            slots[s].ignored = false
+            s += 1
+        }
+        ignoreUntilEmpty = true
+        lastIDs = 0
+        lastWasEmpty = true
+        return reported ? .cancel(at: timestamp) : TouchFrame(timestamp: timestamp)
+    }
+
+    /// Protocol A: `SYN_MT_REPORT` closes a contact's packet (one without a position is the
+    /// empty packet some devices send for "no contact", and is dropped).
+    mutating func endPacket() {
+        defer { packet = Packet() }
+        guard packet.hasPosition else { return }
+        guard packetCount < Self.maxSlots else {
+            contactsIgnored += 1
+            return
+        }
+        packets[packetCount] = packet
+        packetCount += 1
+    }
+
+    /// Protocol A at `SYN_REPORT`: matches the report's packets to the slots of the previous
+    /// report (tracking id, else nearest neighbour, closest pairs first, within `maxDistance`),
+    /// lifts the slots left without a packet and starts a slot for each packet left without one.
+    mutating func assignPackets() {
+        endPacket()
+        let n = packetCount
+        packetCount = 0
+        var matchedSlots: UInt32 = 0
+        var matchedPackets: UInt32 = 0
+        // By the device's tracking id, when it sends one.
+        var p = 0
+        while p < n {
+            let id = packets[p].trackingID
+            if id >= 0 {
+                var s = 0
+                while s < Self.maxSlots {
+                    if matchedSlots & (1 << UInt32(s)) == 0 && slots[s].trackingID == id {
+                        matchedSlots |= 1 << UInt32(s)
+                        matchedPackets |= 1 << UInt32(p)
+                        take(p, into: s)
+                        break
+                    }
+                    s += 1
+                }
+            }
+            p += 1
+        }
+        // Nearest neighbour, closest pair first, for packets without a tracking id.
+        let limit = maxDistanceSquared
+        while true {
+            var best = Double.infinity
+            var bestSlot = -1
+            var bestPacket = -1
+            var s = 0
+            while s < Self.maxSlots {
+                defer { s += 1 }
+                guard slots[s].trackingID >= 0, matchedSlots & (1 << UInt32(s)) == 0 else { continue }
+                p = 0
+                while p < n {
+                    defer { p += 1 }
+                    guard matchedPackets & (1 << UInt32(p)) == 0, packets[p].trackingID < 0 else { continue }
+                    // In Double: two Int32 apart by up to 2^32 would overflow Int64 once squared.
+                    let dx = Double(packets[p].x) - Double(slots[s].x)
+                    let dy = Double(packets[p].y) - Double(slots[s].y)
+                    let d = dx * dx + dy * dy
+                    if d < best {
+                        (best, bestSlot, bestPacket) = (d, s, p)
+                    }
+                }
+            }
+            guard bestSlot >= 0, best <= limit else { break }
+            matchedSlots |= 1 << UInt32(bestSlot)
+            matchedPackets |= 1 << UInt32(bestPacket)
+            take(bestPacket, into: bestSlot)
+        }
+        // Previous contacts without a packet lifted.
+        var s = 0
+        while s < Self.maxSlots {
+            if slots[s].trackingID >= 0 && matchedSlots & (1 << UInt32(s)) == 0 {
+                slots[s].trackingID = -1
+                slots[s].ignored = false
+            }
+            s += 1
+        }
+        // New contacts take free slots.
+        p = 0
+        while p < n {
+            defer { p += 1 }
+            guard matchedPackets & (1 << UInt32(p)) == 0 else { continue }
+            s = 0
+            while s < Self.maxSlots && (slots[s].trackingID >= 0 || matchedSlots & (1 << UInt32(s)) != 0) { s += 1 }
+            guard s < Self.maxSlots else {
+                contactsIgnored += 1
+                continue
+            }
+            matchedSlots |= 1 << UInt32(s)
+            var id = packets[p].trackingID
+            if id < 0 {
+                id = nextTrackingID
+                nextTrackingID = nextTrackingID == Int32.max ? 0 : nextTrackingID + 1
+            }
+            slots[s].trackingID = id
+            slots[s].ignored = ignoreUntilEmpty
+            take(p, into: s)
+        }
+        if n == 0 { ignoreUntilEmpty = false }
+    }
+
+    /// Protocol A: slot `s` takes packet `p`'s values.
+    mutating func take(_ p: Int, into s: Int) {
+        slots[s].x = packets[p].x
+        slots[s].y = packets[p].y
+        slots[s].pressure = packets[p].pressure
+        slots[s].major = packets[p].major
+    }
+
+    /// Protocol A: the farthest a contact moves from one report to the next and stays the same
+    /// touch (squared, in device units): a quarter of the larger axis span.
+    var maxDistanceSquared: Double {
+        let span = max(
+            Double(geometry.x.maximum) - Double(geometry.x.minimum),
+            Double(geometry.y.maximum) - Double(geometry.y.minimum))
+        let d = max(span / 4, 1)
+        return d * d
     }
 
     /// The frame of the contacts down now, assigning contact ids to new tracking ids.

@@ -1,9 +1,12 @@
+import TouchCore
+
 /// One record of a Linux input device stream: `struct input_event` of `linux/input.h`.
 ///
 /// The kernel's layout is `{ struct timeval time; __u16 type; __u16 code; __s32 value; }`, where
 /// the time is two `__kernel_ulong_t` (seconds, microseconds): 24 bytes on 64-bit systems,
-/// 16 bytes on 32-bit ones (also with a 64-bit `time_t`, since Linux 5.0). The kernel's time is
-/// not used: the service timestamps frames itself (time is injected, never read by the engine).
+/// 16 bytes on 32-bit ones (also with a 64-bit `time_t`, since Linux 5.0). The record's time is
+/// read apart (`decodeTime`): an evdev controller whose device reports on `CLOCK_MONOTONIC`
+/// (`EVIOCSCLOCKID`) stamps its frames with it, the pipeline's clock; the engine never reads a clock.
 package struct InputEvent: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
     package var type: UInt16
     package var code: UInt16
@@ -28,9 +31,22 @@ package struct InputEvent: Hashable, Sendable, BitwiseCopyable, CustomStringConv
             value: Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: base + 4, as: Int32.self)))
     }
 
-    /// Appends the record's bytes (time zero) to `bytes`: what a uinput write or a simulated device emits.
-    package func encode(into bytes: inout [UInt8]) {
-        bytes.append(contentsOf: repeatElement(0, count: 2 * MemoryLayout<Int>.size))
+    /// The record's time at `offset` (`struct timeval`: seconds, microseconds) as an `Instant` on
+    /// the clock the device reports on; `.zero` for a record written with no time.
+    @inlinable package static func decodeTime(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Instant {
+        let w = MemoryLayout<Int>.size
+        let seconds = Int64(Int(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Int.self)))
+        let micros = Int64(Int(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + w, as: Int.self)))
+        return Instant(microseconds: seconds &* 1_000_000 &+ micros)
+    }
+
+    /// Appends the record's bytes to `bytes` with `time` (zero: none, what a uinput write or a
+    /// simulated device emits).
+    package func encode(into bytes: inout [UInt8], time: Instant = .zero) {
+        let seconds = Int(truncatingIfNeeded: time.microseconds / 1_000_000)
+        let micros = Int(truncatingIfNeeded: time.microseconds % 1_000_000)
+        withUnsafeBytes(of: seconds.littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: micros.littleEndian) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: type.littleEndian) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: code.littleEndian) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
@@ -59,6 +75,8 @@ package enum EvdevCode {
     package static let EV_ABS: UInt16 = 0x03
 
     package static let SYN_REPORT: UInt16 = 0
+    /// Multi-touch protocol A: the end of one contact's values within a report.
+    package static let SYN_MT_REPORT: UInt16 = 2
     package static let SYN_DROPPED: UInt16 = 3
 
     package static let BTN_TOUCH: UInt16 = 0x14a
@@ -71,8 +89,13 @@ package enum EvdevCode {
     package static let ABS_MT_TOUCH_MAJOR: UInt16 = 0x30
     package static let ABS_MT_POSITION_X: UInt16 = 0x35
     package static let ABS_MT_POSITION_Y: UInt16 = 0x36
+    package static let ABS_MT_TOOL_TYPE: UInt16 = 0x37
     package static let ABS_MT_TRACKING_ID: UInt16 = 0x39
     package static let ABS_MT_PRESSURE: UInt16 = 0x3a
+
+    /// `ABS_MT_TOOL_TYPE` values: a finger, and a palm (libinput: the touch is cancelled).
+    package static let MT_TOOL_FINGER: Int32 = 0
+    package static let MT_TOOL_PALM: Int32 = 2
 
     /// `INPUT_PROP_DIRECT`: the device is a touchscreen (coordinates map to the display).
     package static let INPUT_PROP_DIRECT: Int = 0x01

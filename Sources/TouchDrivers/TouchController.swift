@@ -94,8 +94,13 @@ package protocol TouchController: AnyObject {
     /// reload opens the new board's controller after the old one is closed). Idempotent; the
     /// controller is not read again afterwards (`start()` may take the resources again).
     func close()
+    /// True when `readFrame` stamps its frames with when the touch happened (an evdev device's
+    /// kernel event times): the driver stage keeps those times instead of the read's. False
+    /// (the default): frames are stamped with the read's instant.
+    var stampsFrames: Bool { get }
 }
 
 extension TouchController {
     package var interruptInput: (any GPIOInput)? { nil }
+    package var stampsFrames: Bool { false }
 }

@@ -21,18 +21,89 @@ package struct InputDeviceCapabilities: Sendable, Equatable {
     package var hasPosition: Bool
     /// BTN_TOUCH present.
     package var hasTouchButton: Bool
+    /// BTN_TOOL_PEN or BTN_STYLUS present: a pen (udev: a tablet).
+    package var hasPen: Bool = false
+    /// BTN_TOOL_FINGER present.
+    package var hasFingerTool: Bool = false
+    /// BTN_LEFT present.
+    package var hasMouseButton: Bool = false
+    /// ABS_Z present (with ABS_X/Y and no keys: an accelerometer).
+    package var hasZ: Bool = false
+    /// EV_KEY present.
+    package var hasKeys: Bool = true
+    /// INPUT_PROP_ACCELEROMETER.
+    package var isAccelerometer: Bool = false
+    /// ABS_MT_SLOT − 1 (0x2e) present: a device claiming every axis (udev then ignores its MT axes).
+    package var claimsEveryAxis: Bool = false
 
-    /// A touchscreen as touchwire reads it: protocol B, or single-touch with BTN_TOUCH.
-    package var isTouchscreen: Bool {
-        (hasSlots && hasMultiTouchPosition) || (hasPosition && hasTouchButton && isDirect)
+    package init(
+        name: String, isDirect: Bool, hasSlots: Bool, hasMultiTouchPosition: Bool, hasPosition: Bool,
+        hasTouchButton: Bool, hasPen: Bool = false, hasFingerTool: Bool = false, hasMouseButton: Bool = false,
+        hasZ: Bool = false, hasKeys: Bool = true, isAccelerometer: Bool = false, claimsEveryAxis: Bool = false
+    ) {
+        self.name = name
+        self.isDirect = isDirect
+        self.hasSlots = hasSlots
+        self.hasMultiTouchPosition = hasMultiTouchPosition
+        self.hasPosition = hasPosition
+        self.hasTouchButton = hasTouchButton
+        self.hasPen = hasPen
+        self.hasFingerTool = hasFingerTool
+        self.hasMouseButton = hasMouseButton
+        self.hasZ = hasZ
+        self.hasKeys = hasKeys
+        self.isAccelerometer = isAccelerometer
+        self.claimsEveryAxis = claimsEveryAxis
     }
+
+    /// Why the device is not a touchscreen touchwire reads, or nil when it is one.
+    ///
+    /// A touchscreen is what udev tags `ID_INPUT_TOUCHSCREEN` (systemd's `input_id` builtin,
+    /// `test_pointers`): absolute X/Y or multi-touch X/Y axes, no pen or stylus (a tablet),
+    /// not a finger tool without INPUT_PROP_DIRECT (a touchpad), no left button with the
+    /// single-touch axes (a mouse), and BTN_TOUCH or INPUT_PROP_DIRECT — so a USB HID panel
+    /// without INPUT_PROP_DIRECT (N-Trig) is one. touchwire then also needs BTN_TOUCH to tell a
+    /// finger down on a device with only single-touch axes.
+    package var refusal: String? {
+        let mt = hasMultiTouchPosition && !(hasSlots && claimsEveryAxis)
+        if isAccelerometer || (!hasKeys && hasPosition && hasZ) {
+            return "it is an accelerometer (udev: ID_INPUT_ACCELEROMETER)"
+        }
+        guard hasPosition || mt else {
+            return "it has no absolute X/Y axes (ABS_X/ABS_Y or ABS_MT_POSITION_X/Y)"
+        }
+        if hasPen {
+            return "it reports a pen (BTN_TOOL_PEN or BTN_STYLUS): udev tags it a tablet (ID_INPUT_TABLET), "
+                + "and the UI reads it as a pen, not as touches"
+        }
+        if hasFingerTool && !isDirect {
+            return "it is a touchpad (BTN_TOOL_FINGER without INPUT_PROP_DIRECT; udev: ID_INPUT_TOUCHPAD)"
+        }
+        let touchscreen = hasTouchButton || isDirect
+        if !mt && hasMouseButton {
+            return "it is an absolute mouse (BTN_LEFT; udev: ID_INPUT_MOUSE), as a VM's tablet pointer is"
+        }
+        guard touchscreen else {
+            return "it has neither BTN_TOUCH nor INPUT_PROP_DIRECT, so udev does not tag it a touchscreen"
+        }
+        if !mt && !hasTouchButton {
+            return "it has no BTN_TOUCH: with only single-touch axes a finger down cannot be told from one up"
+        }
+        return nil
+    }
+
+    /// A touchscreen as touchwire reads it: protocol B, protocol A, or single-touch with BTN_TOUCH.
+    package var isTouchscreen: Bool { refusal == nil }
+
+    /// Multi-touch protocol A: multi-touch axes without slots.
+    package var isProtocolA: Bool { hasMultiTouchPosition && !hasSlots }
 }
 
 /// An open Linux input device, `/dev/input/eventN` (the `evdev` interface). Move-only: one owner,
 /// closed (and ungrabbed, as closing releases a grab) when dropped.
 ///
 /// Every evdev ioctl of the package is made here: `EVIOCGNAME`, `EVIOCGBIT`, `EVIOCGPROP`,
-/// `EVIOCGABS`, `EVIOCGRAB`, `EVIOCGMTSLOTS`, `EVIOCGKEY` (`linux/input.h`; through the
+/// `EVIOCGABS`, `EVIOCGRAB`, `EVIOCGMTSLOTS`, `EVIOCGKEY`, `EVIOCSCLOCKID` (`linux/input.h`; through the
 /// `tw_evdev_*` wrappers of CLinux, as Swift cannot call the variadic `ioctl`).
 package struct EvdevDevice: ~Copyable {
     /// The node as given (a by-path / by-id symlink is followed by `open`).
@@ -87,6 +158,7 @@ package struct EvdevDevice: ~Copyable {
 
     /// Name, properties and the axes and keys that matter for touch.
     package func capabilities() throws(InputDeviceError) -> InputDeviceCapabilities {
+        let types = try bits(type: 0)
         let abs = try bits(type: UInt32(EV_ABS))
         let keys = try bits(type: UInt32(EV_KEY))
         let props = try bits(type: 0, properties: true)
@@ -95,8 +167,17 @@ package struct EvdevDevice: ~Copyable {
             hasSlots: Self.test(abs, Int(ABS_MT_SLOT)),
             hasMultiTouchPosition: Self.test(abs, Int(ABS_MT_POSITION_X)) && Self.test(abs, Int(ABS_MT_POSITION_Y)),
             hasPosition: Self.test(abs, Int(ABS_X)) && Self.test(abs, Int(ABS_Y)),
-            hasTouchButton: Self.test(keys, Int(BTN_TOUCH)))
+            hasTouchButton: Self.test(keys, Int(BTN_TOUCH)),
+            hasPen: Self.test(keys, Int(BTN_TOOL_PEN)) || Self.test(keys, Int(BTN_STYLUS)),
+            hasFingerTool: Self.test(keys, Int(BTN_TOOL_FINGER)), hasMouseButton: Self.test(keys, Int(BTN_LEFT)),
+            hasZ: Self.test(abs, Int(ABS_Z)), hasKeys: Self.test(types, Int(EV_KEY)),
+            isAccelerometer: Self.test(props, Int(INPUT_PROP_ACCELEROMETER)),
+            claimsEveryAxis: Self.test(abs, Int(ABS_MT_SLOT) - 1))
     }
+
+    /// `EVIOCSCLOCKID(CLOCK_MONOTONIC)`: the records' times on `CLOCK_MONOTONIC` (the pipeline's
+    /// clock) instead of the default `CLOCK_REALTIME`. False when the kernel refused.
+    package func setMonotonicClock() -> Bool { tw_evdev_set_clock_monotonic(handle.rawValue) >= 0 }
 
     /// `EVIOCGABS(code)`: (value, minimum, maximum).
     package func axis(_ code: UInt16) throws(InputDeviceError) -> (value: Int32, minimum: Int32, maximum: Int32) {

@@ -49,24 +49,59 @@ package struct UInputDevice: ~Copyable {
         }
     }
 
+    /// One absolute axis of a virtual device: `UI_ABS_SETUP`'s code, range and resolution.
+    package struct Axis: Equatable, Sendable {
+        package var code: UInt16
+        package var minimum: Int32
+        package var maximum: Int32
+        /// Units per millimetre for X/Y axes (`input_absinfo.resolution`), 0 when unknown.
+        package var resolution: Int32
+    }
+
+    /// The axes of `touchscreen(…)`: ABS_X/ABS_Y and ABS_MT_POSITION_X/Y over `0 … width − 1` ×
+    /// `0 … height − 1`, with the resolution (units per mm, rounded, at least 1) that
+    /// `widthMillimetres × heightMillimetres` give, or 0 without them; ABS_MT_SLOT for `slots`;
+    /// ABS_MT_TRACKING_ID; and ABS_MT_TOOL_TYPE up to MT_TOOL_PALM, so a cancelled touch can be
+    /// marked a palm (libinput: TOUCH_CANCEL).
+    package static func touchscreenAxes(
+        width: Int, height: Int, slots: Int, widthMillimetres: Double? = nil, heightMillimetres: Double? = nil
+    ) -> [Axis] {
+        func resolution(_ pixels: Int, _ mm: Double?) -> Int32 {
+            guard let mm, mm > 0 else { return 0 }
+            return Int32(max(1, min((Double(pixels) / mm).rounded(), 1_000_000)))
+        }
+        let rx = resolution(width, widthMillimetres)
+        let ry = resolution(height, heightMillimetres)
+        let w = Int32(clamping: max(width, 1) - 1)
+        let h = Int32(clamping: max(height, 1) - 1)
+        return [
+            Axis(code: UInt16(ABS_X), minimum: 0, maximum: w, resolution: rx),
+            Axis(code: UInt16(ABS_Y), minimum: 0, maximum: h, resolution: ry),
+            Axis(code: UInt16(ABS_MT_SLOT), minimum: 0, maximum: Int32(clamping: max(slots, 1) - 1), resolution: 0),
+            Axis(code: UInt16(ABS_MT_POSITION_X), minimum: 0, maximum: w, resolution: rx),
+            Axis(code: UInt16(ABS_MT_POSITION_Y), minimum: 0, maximum: h, resolution: ry),
+            Axis(code: UInt16(ABS_MT_TRACKING_ID), minimum: 0, maximum: 65535, resolution: 0),
+            Axis(code: UInt16(ABS_MT_TOOL_TYPE), minimum: 0, maximum: Int32(MT_TOOL_PALM), resolution: 0),
+        ]
+    }
+
     /// A direct multi-touch touchscreen (protocol B) of `width × height` pixels with `slots` slots:
-    /// what a UI sees as an ordinary touchscreen.
+    /// what a UI sees as an ordinary touchscreen; its axes are `touchscreenAxes(…)`.
     package static func touchscreen(
-        name: String, width: Int, height: Int, slots: Int, path: String = "/dev/uinput"
+        name: String, width: Int, height: Int, slots: Int, widthMillimetres: Double? = nil,
+        heightMillimetres: Double? = nil, path: String = "/dev/uinput"
     ) throws(UInputError) -> UInputDevice {
         try UInputDevice(path: path, name: name, product: 0x0002) { fd throws(UInputError) in
             try check(tw_uinput_set_bit(fd, 3, Int32(INPUT_PROP_DIRECT)), "UI_SET_PROPBIT")
             try check(tw_uinput_set_bit(fd, 0, Int32(EV_KEY)), "UI_SET_EVBIT")
             try check(tw_uinput_set_bit(fd, 1, Int32(BTN_TOUCH)), "UI_SET_KEYBIT")
             try check(tw_uinput_set_bit(fd, 0, Int32(EV_ABS)), "UI_SET_EVBIT")
-            let axes: [(Int32, Int32)] = [
-                (ABS_X, Int32(width - 1)), (ABS_Y, Int32(height - 1)), (ABS_MT_SLOT, Int32(max(slots, 1) - 1)),
-                (ABS_MT_POSITION_X, Int32(width - 1)), (ABS_MT_POSITION_Y, Int32(height - 1)),
-                (ABS_MT_TRACKING_ID, 65535),
-            ]
-            for (code, maximum) in axes {
-                try check(tw_uinput_set_bit(fd, 2, code), "UI_SET_ABSBIT")
-                try check(tw_uinput_abs_setup(fd, UInt16(code), 0, maximum, 0), "UI_ABS_SETUP")
+            let axes = touchscreenAxes(
+                width: width, height: height, slots: slots, widthMillimetres: widthMillimetres,
+                heightMillimetres: heightMillimetres)
+            for a in axes {
+                try check(tw_uinput_set_bit(fd, 2, Int32(a.code)), "UI_SET_ABSBIT")
+                try check(tw_uinput_abs_setup(fd, a.code, a.minimum, a.maximum, a.resolution), "UI_ABS_SETUP")
             }
         }
     }

@@ -170,7 +170,8 @@ package final class DriverStage {
         var fresh = edge
         var raw: TouchFrame
         if var frame = read {
-            frame.timestamp = now
+            // The kernel's time of the report when the controller has one (never after the read).
+            frame.timestamp = controller.stampsFrames ? min(frame.timestamp, now) : now
             if let transform { rejectedOffPanel += transform.apply(to: &frame) }
             if !frame.hasSameContacts(as: lastRaw) { fresh = true }
             lastRaw = frame
@@ -198,7 +199,7 @@ package final class DriverStage {
                 at: now)
             return cancelTouches(at: now)
         }
-        let frame = filterYoung(raw, at: now)
+        let frame = filterYoung(raw, at: raw.timestamp)
         if !frame.isEmpty { lastContactAt = now }
         if frame.hasSameContacts(as: lastQueued) { return false }
         lastQueued = frame

@@ -8,15 +8,27 @@ import TouchLinux
 /// as every region's "view", turned back into touch frames.
 ///
 /// - `began`/`moved` put the touch down at the delivered location; `ended` lifts it;
-/// - `cancelled` (S23, a recognizer with `cancels_touches` recognized) lifts it too — the UI
-///   sees the touch end and, as the engine delivers nothing more for it, no more of it;
+/// - `cancelled` (S23, a recognizer with `cancels_touches` recognized) lifts it too, reported in
+///   `cancelledInReport` so the touchscreen marks it a palm first (libinput: TOUCH_CANCEL); as
+///   the engine delivers nothing more for it, the UI sees no more of it;
 /// - `delays_began` (S24) holds deliveries back until the recognizer fails, then releases them in
 ///   order: the UI sees the held frames then;
 /// - deliveries to a region with `passthrough = false` are dropped: the UI never sees its touches.
 ///
+/// Each physical touch (the delivery's `serial`) is its own UI contact: one contact id in the
+/// frames (the controller's, unless the UI still shows an earlier touch with it: then the lowest
+/// free one), so it lands with a tracking id of its own. When a recognizer withholds a touch's
+/// `ended` (`delays_ended`, S24) and the next finger lands after that touch's finger lifted —
+/// it has the same controller id, or the controller no longer reports the earlier one
+/// (`observe`) — the new finger's deliveries wait until the earlier touch's end (or cancel) has
+/// reached the UI: then it lands where it landed and moves to where it is now, as a held
+/// `began` is released (a touch that ended meanwhile lands and lifts; one cancelled meanwhile
+/// never reaches the UI). So the UI never sees two taps as one press, nor as two fingers at once.
+///
 /// Reports: deliveries of one instant for different touches make one report; a second delivery
-/// for a touch already changed in the pending report (held deliveries released together, S24),
-/// or a later instant, first sends the pending report — so the UI sees the held frames in order.
+/// for a contact already changed in the pending report (held deliveries released together, S24,
+/// or a contact id lifted and taken again), or a later instant, first sends the pending report —
+/// so the UI sees the held frames in order and every lift before the landing that follows it.
 ///
 /// No I/O and no allocation: each finished report goes to `onFrame`; `flush` sends the pending one.
 package final class PassthroughTracker {
@@ -24,10 +36,42 @@ package final class PassthroughTracker {
     package let forwarded: [Bool]
     /// Receives each report (the contacts the UI sees from then on).
     package var onFrame: ((TouchFrame) -> Void)?
+    /// During `onFrame`: the contact ids (bit = id) that the report lifts because they were
+    /// cancelled (S23), not ended.
+    package private(set) var cancelledInReport: UInt64 = 0
+    /// Touches that could not be followed (more than the table holds at once): not shown.
+    package private(set) var touchesDropped = 0
     private var visible: TouchFrame
     private var dirty = false
-    /// Touch ids changed in the pending report (bit = id & 63).
+    /// Contact ids changed in the pending report (bit = id & 63).
     private var changed: UInt64 = 0
+    private var pendingCancels: UInt64 = 0
+
+    /// One physical touch the UI is shown, or that waits for an earlier touch's end.
+    private struct Entry: BitwiseCopyable {
+        var inUse = false
+        var serial: UInt32 = 0
+        /// The controller's id (what a later finger may reuse).
+        var touch: UInt8 = 0
+        /// The UI contact id while shown.
+        var contact: UInt8 = 0
+        var shown = false
+        /// Waiting: where it landed and where it is; whether it ended or was cancelled meanwhile.
+        var start = Point.zero
+        var location = Point.zero
+        var ended = false
+        var cancelled = false
+        /// Order of arrival (waiting touches are released oldest first).
+        var order: UInt32 = 0
+    }
+
+    /// Controller ids down in the last frame observed (bit = id & 63); all until one is.
+    private var down: UInt64 = ~0
+
+    private static let capacity = 32
+    private var entries = InlineArray<32, Entry>(repeating: Entry())
+    private var arrivals: UInt32 = 0
+    private var waiting = 0
 
     package init(forwarded: [Bool]) {
         self.forwarded = forwarded
@@ -39,38 +83,210 @@ package final class PassthroughTracker {
         self.init(forwarded: engine.regions.map { r in board.region(named: r.name)?.passthrough ?? true })
     }
 
+    /// The frame the engine is about to process: which controller ids are down now, so a touch
+    /// whose finger lifted is known even while its `ended` is withheld. Call it before
+    /// `GestureEngine.process` (the recognizer stage and replay do); without it only a reused
+    /// controller id tells.
+    package func observe(_ frame: borrowing TouchFrame) {
+        var ids: UInt64 = 0
+        if !frame.isCancel {
+            var i = 0
+            while i < frame.count {
+                ids |= 1 << UInt64(frame[i].id & 63)
+                i += 1
+            }
+        }
+        down = ids
+    }
+
     package func deliver(_ d: RegionDelivery) {
         guard d.region >= 0, d.region < forwarded.count, forwarded[d.region] else { return }
-        let bit: UInt64 = 1 << UInt64(d.touch & 63)
-        if dirty && (d.time != visible.timestamp || changed & bit != 0) { flush() }
-        var next = TouchFrame(timestamp: d.time)
-        var i = 0
-        var found = false
-        while i < visible.count {
-            var c = visible[i]
-            i += 1
-            if c.id == d.touch {
-                found = true
-                if d.phase == .ended || d.phase == .cancelled { continue }
-                c.position = d.location
+        if dirty && d.time != visible.timestamp { flush() }
+        visible.timestamp = max(visible.timestamp, d.time)
+        let e = entry(serial: d.serial)
+        switch d.phase {
+        case .began:
+            guard e == nil else { return }
+            guard let n = freeEntry() else {
+                touchesDropped += 1
+                return
             }
-            next.append(c)
+            arrivals &+= 1
+            entries[n] = Entry(
+                inUse: true, serial: d.serial, touch: d.touch, start: d.location, location: d.location, order: arrivals)
+            if isBlocked(n) {
+                waiting += 1
+            } else {
+                show(n)
+            }
+        case .moved:
+            guard let e else { return }
+            entries[e].location = d.location
+            if entries[e].shown { move(e) }
+        case .ended, .cancelled:
+            guard let e else { return }
+            entries[e].location = d.location
+            if entries[e].shown {
+                lift(e, cancelled: d.phase == .cancelled)
+            } else {
+                entries[e].ended = d.phase == .ended
+                entries[e].cancelled = d.phase == .cancelled
+            }
         }
-        if !found && (d.phase == .began || d.phase == .moved) {
-            next.append(Contact(id: d.touch, position: d.location))
+    }
+
+    /// Sends the pending report, if any, then releases the touches no longer waiting (each
+    /// release after the reports before it).
+    package func flush() {
+        send()
+        guard waiting > 0 else { return }
+        while let n = nextReleasable() {
+            waiting -= 1
+            if entries[n].cancelled {
+                entries[n].inUse = false  // cancelled before the UI saw it: it never does
+                continue
+            }
+            let location = entries[n].location
+            entries[n].location = entries[n].start
+            show(n)
+            if location != entries[n].start {
+                entries[n].location = location
+                move(n)
+            }
+            if entries[n].ended { lift(n, cancelled: false) }
         }
-        if !found && (d.phase == .ended || d.phase == .cancelled) { return }
-        visible = next
+        send()
+    }
+
+    // MARK: the UI's contacts
+
+    private func send() {
+        guard dirty else { return }
+        dirty = false
+        changed = 0
+        cancelledInReport = pendingCancels
+        pendingCancels = 0
+        onFrame?(visible)
+        cancelledInReport = 0
+    }
+
+    /// Marks contact `id` changed, sending the pending report first when it already changed it.
+    private func touchContact(_ id: UInt8) {
+        let bit: UInt64 = 1 << UInt64(id & 63)
+        if dirty && changed & bit != 0 { send() }
         dirty = true
         changed |= bit
     }
 
-    /// Sends the pending report, if any.
-    package func flush() {
-        guard dirty else { return }
-        dirty = false
-        changed = 0
-        onFrame?(visible)
+    private func show(_ n: Int) {
+        var used: UInt64 = 0
+        var i = 0
+        while i < visible.count {
+            used |= 1 << UInt64(visible[i].id & 63)
+            i += 1
+        }
+        // The controller's id when the UI has no contact with it, else the lowest free one.
+        let own = entries[n].touch
+        let id = own < 64 && used & (1 << UInt64(own)) == 0 ? own : UInt8((~used).trailingZeroBitCount)
+        guard visible.count < TouchFrame.capacity && id < 64 else {
+            touchesDropped += 1
+            entries[n].inUse = false
+            return
+        }
+        touchContact(id)
+        entries[n].contact = id
+        entries[n].shown = true
+        visible.append(Contact(id: id, position: entries[n].location))
+    }
+
+    private func move(_ n: Int) {
+        let id = entries[n].contact
+        touchContact(id)
+        var next = TouchFrame(timestamp: visible.timestamp)
+        var i = 0
+        while i < visible.count {
+            var c = visible[i]
+            i += 1
+            if c.id == id { c.position = entries[n].location }
+            next.append(c)
+        }
+        visible = next
+    }
+
+    private func lift(_ n: Int, cancelled: Bool) {
+        let id = entries[n].contact
+        touchContact(id)
+        var next = TouchFrame(timestamp: visible.timestamp)
+        var i = 0
+        while i < visible.count {
+            let c = visible[i]
+            i += 1
+            if c.id != id { next.append(c) }
+        }
+        visible = next
+        if cancelled { pendingCancels |= 1 << UInt64(id & 63) } else { pendingCancels &= ~(1 << UInt64(id & 63)) }
+        entries[n].inUse = false
+    }
+
+    // MARK: the table
+
+    private func entry(serial: UInt32) -> Int? {
+        var i = 0
+        while i < Self.capacity {
+            if entries[i].inUse && entries[i].serial == serial { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    private func freeEntry() -> Int? {
+        var i = 0
+        while i < Self.capacity {
+            if !entries[i].inUse { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// An earlier touch whose finger has lifted has not reached its end in the UI: this touch's
+    /// finger came after that one lifted, so it waits.
+    private func isBlocked(_ n: Int) -> Bool {
+        var i = 0
+        while i < Self.capacity {
+            if i != n && entries[i].inUse && isOlder(i, than: n) && hasLifted(i) { return true }
+            i += 1
+        }
+        return false
+    }
+
+    private func isOlder(_ i: Int, than n: Int) -> Bool {
+        Int32(bitPattern: entries[i].order &- entries[n].order) < 0
+    }
+
+    /// Entry `i`'s finger is up: the controller no longer reports its id, or a later touch has it.
+    private func hasLifted(_ i: Int) -> Bool {
+        if down & (1 << UInt64(entries[i].touch & 63)) == 0 { return true }
+        var j = 0
+        while j < Self.capacity {
+            if j != i && entries[j].inUse && entries[j].touch == entries[i].touch && isOlder(i, than: j) { return true }
+            j += 1
+        }
+        return false
+    }
+
+    /// The oldest waiting touch that no longer waits, if any.
+    private func nextReleasable() -> Int? {
+        var best = -1
+        var i = 0
+        while i < Self.capacity {
+            if entries[i].inUse && !entries[i].shown && !isBlocked(i)
+                && (best < 0 || Int32(bitPattern: entries[i].order &- entries[best].order) < 0)
+            {
+                best = i
+            }
+            i += 1
+        }
+        return best >= 0 ? best : nil
     }
 }
 
@@ -104,9 +320,17 @@ package final class PassthroughTouchscreen {
     /// The engine's sink in the service (the engine holds it too).
     var sink: PassthroughSink?
 
-    package init(name: String, width: Int, height: Int, slots: Int) throws(UInputError) {
-        device = try UInputDevice.touchscreen(name: name, width: width, height: height, slots: slots)
-        encoder = MultiTouchEncoder(slots: slots)
+    /// The device's axes have the resolution (units per mm) that `widthMillimetres` ×
+    /// `heightMillimetres` give (the board's `width_mm`/`height_mm`), and ABS_MT_TOOL_TYPE so a
+    /// cancelled touch reaches the UI as a cancel (`MultiTouchEncoder.marksCancels`).
+    package init(
+        name: String, width: Int, height: Int, slots: Int, widthMillimetres: Double? = nil,
+        heightMillimetres: Double? = nil
+    ) throws(UInputError) {
+        device = try UInputDevice.touchscreen(
+            name: name, width: width, height: height, slots: slots, widthMillimetres: widthMillimetres,
+            heightMillimetres: heightMillimetres)
+        encoder = MultiTouchEncoder(slots: slots, marksCancels: true)
         events.reserveCapacity(128)
         bytes.reserveCapacity(128 * InputEvent.byteCount)
     }
@@ -116,9 +340,11 @@ package final class PassthroughTouchscreen {
     /// Removes the virtual touchscreen (`UInputDevice.destroy()`); frames written after it are lost.
     package func close() { device.destroy() }
 
-    package func write(_ frame: TouchFrame) {
+    /// Writes the records taking the device to `frame`; `cancelled` (bit = contact id): the
+    /// contacts it lifts as cancels (`PassthroughTracker.cancelledInReport`).
+    package func write(_ frame: TouchFrame, cancelled: UInt64 = 0) {
         events.removeAll(keepingCapacity: true)
-        encoder.encode(frame, into: &events)
+        encoder.encode(frame, cancelled: cancelled, into: &events)
         guard !events.isEmpty else { return }
         bytes.removeAll(keepingCapacity: true)
         for e in events { e.encode(into: &bytes) }
@@ -137,12 +363,15 @@ enum PassthroughSetup {
         do throws(UInputError) {
             screen = try PassthroughTouchscreen(
                 name: p.name, width: board.panel.width, height: board.panel.height,
-                slots: p.slots ?? board.controller?.chip.maxContacts ?? 10)
+                slots: p.slots ?? board.controller?.chip.maxContacts ?? 10,
+                widthMillimetres: board.panel.widthMillimetres, heightMillimetres: board.panel.heightMillimetres)
         } catch {
             throw .passthrough(board: board.location, reason: "\(error)")
         }
         let tracker = PassthroughTracker(board: board, engine: engine)
-        tracker.onFrame = { [unowned screen] frame in screen.write(frame) }
+        tracker.onFrame = { [unowned screen, unowned tracker] frame in
+            screen.write(frame, cancelled: tracker.cancelledInReport)
+        }
         let sink = PassthroughSink(inner: events, tracker: tracker)
         screen.sink = sink
         engine.sink = sink

@@ -31,6 +31,7 @@ package final class RecognizerStage {
         var handled = 0
         // Each frame is handled where it lies in the ring (no copy of the 350-byte frame).
         while let frame = frames.first() {
+            passthrough?.observe(frame.pointee)
             engine.process(frameAt: frame)
             let readAt = frame.pointee.timestamp
             frames.removeFirst()

@@ -32,7 +32,12 @@ struct Probe: ParsableCommand {
             """)
     var board: String?
 
-    @Flag(name: .long, help: "Only list the Linux input devices that are touchscreens (for chip = \"evdev\").")
+    @Flag(
+        name: .long,
+        help: """
+            Only list the Linux input devices that are touchscreens (for chip = "evdev"): protocol, axes, \
+            board keys; and why a device with absolute axes is refused (a pen tablet, a touchpad…).
+            """)
     var input = false
 
     func run() throws {
@@ -48,9 +53,11 @@ struct Probe: ParsableCommand {
         }
         if input {
             let lines = InputProbe.touchscreenLines()
-            if lines.isEmpty { print("no touchscreen input devices found (/dev/input/event*)") }
             for l in lines { print(l) }
-            if lines.isEmpty { throw ExitCode(1) }
+            guard lines.contains(where: { $0.contains(": touchscreen \"") }) else {
+                print("no touchscreen input devices found (/dev/input/event*)")
+                throw ExitCode(1)
+            }
             return
         }
         if sim {

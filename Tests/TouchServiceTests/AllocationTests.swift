@@ -124,6 +124,52 @@ final class AllocationTests: XCTestCase {
         }
     }
 
+    /// `[passthrough]`: the tracker (deliveries → the UI's frames, touches waiting for a held
+    /// end) and the encoder of the UI's touchscreen records (slots, palms) run in the recognizer
+    /// loop too, and allocate nothing per frame either.
+    func testPassthroughTrackingAndEncodingAllocateNothing() throws {
+        let board = try BoardLoader.load(path: repositoryRoot.appendingPathComponent("boards/kiosk-sim.toml").path)
+        let engine = try EngineBuilder.build(board)
+        let events = EventQueueSink(capacity: 4096, wake: Wakeup())
+        let tracker = PassthroughTracker(board: board, engine: engine)
+        let sink = PassthroughSink(inner: events, tracker: tracker)
+        engine.sink = sink
+        let frames = FrameQueue(capacity: 1024)
+        let stage = RecognizerStage(frames: frames, engine: engine)
+        stage.passthrough = tracker
+        var encoder = MultiTouchEncoder(slots: 10, marksCancels: true)
+        var records: [InputEvent] = []
+        records.reserveCapacity(1024)
+        var reports = 0
+        var written = 0
+        tracker.onFrame = { frame in
+            records.removeAll(keepingCapacity: true)
+            encoder.encode(frame, cancelled: tracker.cancelledInReport, into: &records)
+            reports += 1
+            written += records.count
+        }
+        let script = KioskScript.frames()
+        func play(offset: Int64) {
+            for var frame in script {
+                frame.timestamp = frame.timestamp.advanced(byMicroseconds: offset)
+                frames.offer(frame)
+                stage.step(now: frame.timestamp)
+                while events.ring.tryPop() != nil {}
+            }
+            stage.step(now: Instant(microseconds: offset + KioskScript.duration))
+            while events.ring.tryPop() != nil {}
+        }
+        play(offset: 0)
+        let warm = reports
+        reports = 0
+        let count = mallocs { play(offset: KioskScript.duration * 2) }
+        XCTAssertEqual(count, 0, "mallocs tracking and encoding \(reports) passthrough reports")
+        XCTAssertEqual(reports, warm)
+        XCTAssertGreaterThan(reports, 20, "the UI must receive touches, not an idle engine")
+        XCTAssertGreaterThan(written, 0)
+        withExtendedLifetime(sink) {}
+    }
+
     /// With non-blocking sinks the recognizer thread issues each event's writes itself (JSON
     /// encoding, the stdout write, the latency probe): that part of its loop allocates nothing either.
     func testRecognizerThreadWritesAllocateNothing() throws {

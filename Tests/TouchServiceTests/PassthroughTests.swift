@@ -3,6 +3,7 @@ import Foundation
 import Gestures
 import TouchComposition
 import TouchCore
+import TouchDrivers
 import TouchService
 import TouchTrace
 import XCTest
@@ -38,6 +39,51 @@ final class PassthroughTests: XCTestCase {
             delivery: false, output: CollectingSink(), passthrough: tracker)
         return out
     }
+
+    /// The records the passthrough touchscreen writes for `frames` (the tracker's reports through
+    /// the encoder, cancels marked), with the reports' frames and which contacts each cancelled.
+    func uiRecords(recognizers: String, frames: [TouchFrame]) throws -> (
+        frames: [TouchFrame], cancelled: [UInt64], events: [InputEvent]
+    ) {
+        let text = """
+            [panel]
+            width = 800
+            height = 480
+
+            [[region]]
+            name = "screen"
+            frame = [0, 0, 800, 480]
+            multiple_touch = true
+
+            \(recognizers)
+
+            [passthrough]
+            """
+        let board = try BoardLoader.parse(text, file: "p.toml", directory: "/tmp")
+        let engine = try EngineBuilder.build(board)
+        let tracker = PassthroughTracker(board: board, engine: engine)
+        var encoder = MultiTouchEncoder(slots: 10, marksCancels: true)
+        var out: [TouchFrame] = []
+        var cancelled: [UInt64] = []
+        var events: [InputEvent] = []
+        tracker.onFrame = { frame in
+            out.append(frame)
+            cancelled.append(tracker.cancelledInReport)
+            encoder.encode(frame, cancelled: tracker.cancelledInReport, into: &events)
+        }
+        Replay.run(
+            trace: Trace(header: TraceHeader(panelWidth: 800, panelHeight: 480), frames: frames), engine: engine,
+            delivery: false, output: CollectingSink(), passthrough: tracker)
+        return (out, cancelled, events)
+    }
+
+    /// The tracking ids the records start, in order.
+    func trackingIDs(_ events: [InputEvent]) -> [Int32] {
+        events.filter { $0.code == EvdevCode.ABS_MT_TRACKING_ID && $0.type == EvdevCode.EV_ABS && $0.value >= 0 }
+            .map(\.value)
+    }
+
+    let doubleTap = "[[recognizer]]\nname = \"double\"\nkind = \"tap\"\nregion = \"screen\"\ntaps = 2\n"
 
     func f(_ ms: Int64, _ contacts: (UInt8, Double, Double)...) -> TouchFrame {
         TouchFrame(timestamp: .milliseconds(ms), contacts: contacts.map { Contact(id: $0.0, x: $0.1, y: $0.2) })
@@ -110,6 +156,71 @@ final class PassthroughTests: XCTestCase {
         XCTAssertEqual(shape(ui), ["100:1@50,50", "110:"])
     }
 
+    // S24 (delays_ended): a tap, then a 2 s press with the same controller id. The double tap
+    // holds the tap's end until it fails (the press outlasts a tap, 1.5 s); the press waits for
+    // that end. The UI gets two touches — the tap's lift before the press lands — each with its
+    // own tracking id, never one 2.2 s press.
+    func testTapThenPressWithTheSameIDReachTheUIAsTwoTouches() throws {
+        let ui = try uiRecords(
+            recognizers: doubleTap, frames: [f(0, (0, 100, 100)), f(60), f(180, (0, 102, 101)), f(2_180)])
+        XCTAssertEqual(shape(ui.frames), ["0:0@100,100", "1680:", "1680:0@102,101", "2180:"])
+        XCTAssertEqual(trackingIDs(ui.events).count, 2, "two touches, two tracking ids")
+        XCTAssertEqual(Set(trackingIDs(ui.events)).count, 2)
+    }
+
+    // S24: the same with a controller that gives the press another id: the tap's finger is up
+    // (the controller no longer reports it) although its end is held, so the press still waits —
+    // the UI never sees the tap and the press down together (two fingers: a pinch).
+    func testPressWithAnotherIDWaitsForTheHeldTapsEnd() throws {
+        let ui = try uiRecords(
+            recognizers: doubleTap, frames: [f(0, (0, 100, 100)), f(60), f(180, (1, 102, 101)), f(2_180)])
+        XCTAssertEqual(shape(ui.frames), ["0:0@100,100", "1680:", "1680:1@102,101", "2180:"])
+        XCTAssertEqual(ui.frames.map(\.count).max(), 1, "never two touches at once")
+    }
+
+    // S24: two taps far apart (the double tap fails on the second's distance, releasing the first
+    // tap's end then): the first lifts before the second lands.
+    func testTwoTapsWithTheSameIDAreTwoTouchesForTheUI() throws {
+        let ui = try uiRecords(
+            recognizers: doubleTap, frames: [f(0, (0, 100, 100)), f(60), f(180, (0, 500, 300)), f(240)])
+        XCTAssertEqual(ui.frames.map(\.count), [1, 0, 1, 0], "\(shape(ui.frames))")
+        XCTAssertEqual(ui.frames[1].timestamp.microseconds, ui.frames[2].timestamp.microseconds)
+        XCTAssertEqual(ui.frames[2].contacts.first?.position, Point(x: 500, y: 300))
+        XCTAssertEqual(Set(trackingIDs(ui.events)).count, 2)
+    }
+
+    // S23/S24: a recognized double tap takes both taps away: the UI saw the first land, gets it
+    // cancelled (a palm, libinput's TOUCH_CANCEL), and never sees the second.
+    func testRecognizedDoubleTapCancelsTheFirstAndHidesTheSecond() throws {
+        let ui = try uiRecords(
+            recognizers: doubleTap, frames: [f(0, (0, 100, 100)), f(60), f(180, (0, 102, 101)), f(240)])
+        XCTAssertEqual(shape(ui.frames), ["0:0@100,100", "240:"])
+        XCTAssertEqual(ui.cancelled, [0, 1])
+        XCTAssertEqual(trackingIDs(ui.events).count, 1)
+    }
+
+    // S23: the touches a recognized gesture takes away reach the UI as cancels: the contact turns
+    // into a palm (ABS_MT_TOOL_TYPE = MT_TOOL_PALM) in a report before its lift.
+    func testCancelledTouchReachesTheUIAsAPalmBeforeItsLift() throws {
+        let ui = try uiRecords(
+            recognizers: "[[recognizer]]\nname = \"pan\"\nkind = \"pan\"\nregion = \"screen\"\n",
+            frames: [f(0, (0, 100, 100)), f(10, (0, 104, 100)), f(20, (0, 140, 100)), f(30, (0, 180, 100)), f(40)])
+        XCTAssertEqual(shape(ui.frames), ["0:0@100,100", "10:0@104,100", "20:"])
+        XCTAssertEqual(ui.cancelled, [0, 0, 1])
+        let palm = ui.events.firstIndex(
+            of: InputEvent(
+                type: EvdevCode.EV_ABS, code: EvdevCode.ABS_MT_TOOL_TYPE, value: EvdevCode.MT_TOOL_PALM))
+        let lift = ui.events.firstIndex(
+            of: InputEvent(
+                type: EvdevCode.EV_ABS, code: EvdevCode.ABS_MT_TRACKING_ID, value: -1))
+        XCTAssertNotNil(palm)
+        XCTAssertLessThan(palm ?? .max, lift ?? -1, "the palm first")
+        XCTAssertTrue(ui.events[(palm ?? 0)..<(lift ?? 0)].contains(.synReport), "in a report of its own")
+        // Nothing recognizes: an ordinary lift, no palm.
+        let plain = try uiRecords(recognizers: doubleTap, frames: [f(0, (0, 100, 100)), f(10, (0, 300, 100)), f(20)])
+        XCTAssertFalse(plain.events.contains { $0.code == EvdevCode.ABS_MT_TOOL_TYPE && $0.type == EvdevCode.EV_ABS })
+    }
+
     func testPassthroughNeedsUInputOrDoesNotStart() throws {
         guard !FileManager.default.fileExists(atPath: "/dev/uinput") else {
             throw XCTSkip("/dev/uinput exists here; the VM tests cover the device")
@@ -166,5 +277,52 @@ extension CommandLineTests {
         let failed = try run(["replay", bad, "--board", board, "--passthrough-trace", out])
         XCTAssertNotEqual(failed.status, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "a failed replay leaves no partial trace")
+    }
+
+    /// `replay --passthrough-trace` shows, without a device, that a tap and a press with the same
+    /// contact id reach the UI as two touches, the tap's held lift (S24) before the press lands.
+    func testReplayPassthroughTraceShowsTwoTouchesForTwoFingers() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let trace = dir.appendingPathComponent("tap-press.jsonl").path
+        try """
+        {"touchwire_trace":1,"panel":{"width":800,"height":480},"source":"test"}
+        {"t_us":0,"contacts":[{"id":0,"x":100,"y":100}]}
+        {"t_us":60000,"contacts":[]}
+        {"t_us":180000,"contacts":[{"id":0,"x":102,"y":101}]}
+        {"t_us":2180000,"contacts":[]}
+
+        """.write(toFile: trace, atomically: true, encoding: .utf8)
+        let board = dir.appendingPathComponent("b.toml").path
+        try """
+        [panel]
+        width = 800
+        height = 480
+
+        [controller]
+        chip = "ft6x36"
+        bus = "sim"
+
+        [simulation]
+        script = "demo"
+
+        [[region]]
+        name = "screen"
+        frame = [0, 0, 800, 480]
+
+        [[recognizer]]
+        name = "double"
+        kind = "tap"
+        region = "screen"
+        taps = 2
+
+        [passthrough]
+
+        """.write(toFile: board, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("ui.jsonl").path
+        let result = try run(["replay", trace, "--board", board, "--passthrough-trace", out])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let ui = try TraceReader.read(path: out)
+        XCTAssertEqual(ui.frames.map(\.count), [1, 0, 1, 0], "two touches, a lift between them")
+        XCTAssertEqual(ui.frames.map { $0.timestamp.microseconds / 1000 }, [0, 1680, 1680, 2180])
     }
 }

@@ -213,6 +213,8 @@ check "passthrough: the pan began on the drag" grep -q '"recognizer":"pan","kind
 last=$(frames /tmp/k2.ui $ui $ui)
 check "passthrough: the UI saw the drag's frames up to the pan, then the touch lifted (cancels_touches)" \
   sh -c "[ $ui -ge 6 ] && [ '$last' = FRAME ] && [ \"\$(frames /tmp/k2.inj 4 $((ui - 1)))\" = \"\$(frames /tmp/k2.ui 4 $((ui - 1)))\" ]"
+check "passthrough: the pan's touch reaches the UI as a cancel (MT_TOOL_PALM) before its lift" \
+  sh -c "[ \"\$(grep -c '^CANCEL' /tmp/k2.ui)\" = 1 ] && grep -A1 '^CANCEL' /tmp/k2.ui | tail -n 1 | grep -qx FRAME"
 check "passthrough: nothing more of that touch reaches the UI (injected $inj, UI $ui, no 420,300)" \
   sh -c "[ $ui -lt $inj ] && ! grep -q '420,300' /tmp/k2.ui"
 check "passthrough: grab = true: another reader of the panel gets nothing" sh -c "! grep -q '^FRAME' /tmp/k2.panel"

@@ -23,7 +23,9 @@
  *   twinput read NAME SECONDS
  *       Waits (up to SECONDS) for an input device called NAME, prints "READY /dev/input/eventN",
  *       then for SECONDS prints what it reads: "FRAME ..." at each SYN_REPORT (as above, from
- *       the slot state), "KEY CODE VALUE", "DROPPED" for SYN_DROPPED.
+ *       the slot state), "KEY CODE VALUE", "DROPPED" for SYN_DROPPED, "CANCEL x,y" when a
+ *       contact turns into a palm (ABS_MT_TOOL_TYPE = MT_TOOL_PALM: libinput's TOUCH_CANCEL);
+ *       a report that only changes tool types prints no FRAME (its contacts did not change).
  *   twinput asuser UID GID PROGRAM ARGS...
  *       Drops to UID:GID (no supplementary groups) and executes PROGRAM.
  *
@@ -305,6 +307,8 @@ static int reader(const char *name, int seconds)
 	}
 	printf("READY %s\n", node);
 	int id[SLOTS], x[SLOTS], y[SLOTS], slot = 0;
+	/* In the report being read: a tool type changed; something else did. */
+	int tools = 0, others = 0;
 	for (int s = 0; s < SLOTS; s++)
 		id[s] = -1, x[s] = y[s] = 0;
 	until = now_ms() + seconds * 1000LL;
@@ -314,20 +318,30 @@ static int reader(const char *name, int seconds)
 			continue;
 		struct input_event ev;
 		while (read(fd, &ev, sizeof ev) == sizeof ev) {
-			if (ev.type == EV_SYN && ev.code == SYN_REPORT)
-				print_frame(id, x, y);
-			else if (ev.type == EV_SYN && ev.code == SYN_DROPPED)
+			if (ev.type == EV_SYN && ev.code == SYN_REPORT) {
+				if (!tools || others)
+					print_frame(id, x, y);
+				tools = others = 0;
+			} else if (ev.type == EV_SYN && ev.code == SYN_DROPPED) {
 				printf("DROPPED\n");
-			else if (ev.type == EV_KEY && ev.code != BTN_TOUCH)
-				printf("KEY %d %d\n", ev.code, ev.value);
-			else if (ev.type == EV_ABS && ev.code == ABS_MT_SLOT)
-				slot = ev.value >= 0 && ev.value < SLOTS ? ev.value : 0;
-			else if (ev.type == EV_ABS && ev.code == ABS_MT_TRACKING_ID)
-				id[slot] = ev.value;
-			else if (ev.type == EV_ABS && ev.code == ABS_MT_POSITION_X)
-				x[slot] = ev.value;
-			else if (ev.type == EV_ABS && ev.code == ABS_MT_POSITION_Y)
-				y[slot] = ev.value;
+			} else if (ev.type == EV_ABS && ev.code == ABS_MT_TOOL_TYPE) {
+				tools = 1;
+				if (ev.value == MT_TOOL_PALM)
+					printf("CANCEL %d,%d\n", x[slot], y[slot]);
+			} else {
+				if (!(ev.type == EV_ABS && ev.code == ABS_MT_SLOT))
+					others = 1;
+				if (ev.type == EV_KEY && ev.code != BTN_TOUCH)
+					printf("KEY %d %d\n", ev.code, ev.value);
+				else if (ev.type == EV_ABS && ev.code == ABS_MT_SLOT)
+					slot = ev.value >= 0 && ev.value < SLOTS ? ev.value : 0;
+				else if (ev.type == EV_ABS && ev.code == ABS_MT_TRACKING_ID)
+					id[slot] = ev.value;
+				else if (ev.type == EV_ABS && ev.code == ABS_MT_POSITION_X)
+					x[slot] = ev.value;
+				else if (ev.type == EV_ABS && ev.code == ABS_MT_POSITION_Y)
+					y[slot] = ev.value;
+			}
 		}
 	}
 	return 0;

@@ -71,6 +71,8 @@ int tw_evdev_grab(int fd, int grab);
 int tw_evdev_get_mt_slots(int fd, unsigned int code, int32_t *values, unsigned int count);
 /// `EVIOCGKEY(len)`: the keys currently down, as a bit array.
 int tw_evdev_get_keys(int fd, uint8_t *buf, size_t len);
+/// `EVIOCSCLOCKID` with `CLOCK_MONOTONIC`: the device's event times on the pipeline's clock.
+int tw_evdev_set_clock_monotonic(int fd);
 /// `fcntl(fd, F_GETFL)` (fcntl is variadic, which Swift cannot call).
 int tw_fcntl_getfl(int fd);
 /// `fcntl(fd, F_SETFL, flags)`.

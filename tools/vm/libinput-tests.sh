@@ -1,0 +1,271 @@
+# In-VM tests of what a kiosk UI gets through libinput (issue 26): systemd-udevd (Debian's
+# rules and hwdb) tags the devices, `libinput debug-events` (Debian's libinput-tools) and
+# `evtest` read touchwire's passthrough touchscreen; real panels' descriptions (an N-Trig,
+# multi-touch protocol A, no INPUT_PROP_DIRECT; an EDT Polytouch, protocol B; data/evemu/) are
+# made with evemu-device and played with evemu-play into touchwire's evdev input; and a press
+# read late keeps the kernel's times. busybox sh; prints PASS/FAIL lines.
+TW=/bin/touchwire
+LIBINPUT=/usr/libexec/libinput/libinput-debug-events
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; }
+check() { name=$1; shift; if "$@"; then pass "$name"; else fail "$name"; fi; }
+wait_for() { # FILE PATTERN SECONDS
+  n=0
+  while ! grep -q "$2" "$1" 2>/dev/null; do
+    n=$((n + 1)); [ $n -gt $(($3 * 10)) ] && return 1; sleep 0.1
+  done
+}
+show() { sed "s/^/    $1: /" "$2" | head -${3:-20}; }
+stop_tw() { kill -TERM $1 2>/dev/null; wait $1 2>/dev/null; }
+# find_dev NAME SECONDS: the /dev/input/eventN of the input device called NAME
+find_dev() {
+  n=0
+  while [ $n -le $(($2 * 10)) ]; do
+    for d in /sys/class/input/event*; do
+      [ "$(cat "$d/device/name" 2>/dev/null)" = "$1" ] && echo "/dev/input/${d##*/}" && return 0
+    done
+    n=$((n + 1)); sleep 0.1
+  done
+  return 1
+}
+# The touch events libinput reported, one word each (TOUCH_FRAME and motion left out).
+touch_events() { grep -o 'TOUCH_DOWN\|TOUCH_UP\|TOUCH_CANCEL' "$1" | tr '\n' ' '; }
+
+[ -c /dev/uinput ] || insmod /lib/modules/uinput.ko || fail "setup: insmod uinput"
+mkdir -p /run/udev
+/lib/systemd/systemd-udevd --daemon --resolve-names=never 2>/tmp/udevd.err || fail "setup: systemd-udevd did not start"
+udevadm trigger --action=add 2>/dev/null
+udevadm settle -t 20 || echo "INFO udevadm settle timed out"
+
+# --- libinput reads touchwire's passthrough touchscreen ---------------------------------------
+cat >/tmp/l1.script <<SCRIPT
+waitfile /tmp/l1.go
+down 0 100 200
+sleep 80
+up 0
+sleep 900
+down 0 100 200
+sleep 60
+up 0
+sleep 120
+down 0 600 300
+sleep 60
+up 0
+sleep 900
+drag 0 100 300 400 300 20 20
+up 0
+sleep 800
+SCRIPT
+cat >/tmp/l1.toml <<TOML
+[panel]
+width = 800
+height = 480
+width_mm = 160
+height_mm = 96
+
+[controller]
+chip = "evdev"
+name = "tw li panel"
+grab = true
+
+[[region]]
+name = "screen"
+frame = [0, 0, 800, 480]
+
+[[recognizer]]
+name = "pan"
+kind = "pan"
+region = "screen"
+
+[[recognizer]]
+name = "double"
+kind = "tap"
+region = "screen"
+taps = 2
+
+[passthrough]
+name = "tw li ui"
+
+[[output]]
+type = "stdout"
+TOML
+twinput panel "tw li panel" 799 479 /tmp/l1.script >/tmp/l1.inj 2>&1 &
+ipid=$!
+wait_for /tmp/l1.inj READY 10 || fail "setup: twinput panel"
+$TW run --board /tmp/l1.toml >/tmp/l1.out 2>/tmp/l1.err &
+pid=$!
+wait_for /tmp/l1.err "controller ready" 20 || { fail "libinput: touchwire not started"; show stderr /tmp/l1.err; }
+UI=$(find_dev "tw li ui" 10) || fail "setup: touchwire's touchscreen \"tw li ui\" not found"
+udevadm settle -t 10
+udevadm info "$UI" >/tmp/l1.udev 2>&1
+check "udev: touchwire's touchscreen is tagged ID_INPUT_TOUCHSCREEN ($UI)" grep -q 'ID_INPUT_TOUCHSCREEN=1' /tmp/l1.udev
+evtest "$UI" >/tmp/l1.evtest 2>&1 &
+epid=$!
+$LIBINPUT --device "$UI" >/tmp/l1.li 2>&1 &
+lpid=$!
+wait_for /tmp/l1.li DEVICE_ADDED 30 || { fail "libinput: the device was not added"; show libinput /tmp/l1.li; }
+show libinput /tmp/l1.li 3
+check "libinput: a touch device of 160x96 mm (the board's width_mm/height_mm as resolution)" \
+  grep -q 'DEVICE_ADDED.*tw li ui.*cap:t.*size 160x96mm' /tmp/l1.li
+check "evtest: the axes have 5 units per mm and ABS_MT_TOOL_TYPE goes up to MT_TOOL_PALM" \
+  sh -c "grep -A6 'ABS_MT_POSITION_X' /tmp/l1.evtest | grep -q 'Resolution *5' && grep -A4 'ABS_MT_TOOL_TYPE' /tmp/l1.evtest | grep -q 'Max *2'"
+touch /tmp/l1.go
+wait $ipid
+sleep 1
+got=$(touch_events /tmp/l1.li)
+echo "INFO libinput touch events: $got"
+check "libinput: a tap's touch down at its pixel's millimetres (100,200 px = 20.00/40.00 mm)" \
+  grep -q 'TOUCH_DOWN.*(20.00/40.00mm)' /tmp/l1.li
+check "libinput: two taps with the same contact id are two touches, the first lifted before the second lands" \
+  sh -c "echo '$got' | grep -q '^TOUCH_DOWN TOUCH_UP TOUCH_DOWN TOUCH_UP TOUCH_DOWN TOUCH_UP '"
+check "libinput: the drag the pan takes away ends in TOUCH_CANCEL, not TOUCH_UP" \
+  [ "$got" = "TOUCH_DOWN TOUCH_UP TOUCH_DOWN TOUCH_UP TOUCH_DOWN TOUCH_UP TOUCH_DOWN TOUCH_CANCEL " ]
+check "libinput: the second tap lands where it was made (600,300 px = 120.00/60.00 mm)" \
+  grep -q 'TOUCH_DOWN.*(120.00/60.00mm)' /tmp/l1.li
+show libinput /tmp/l1.li 40
+stop_tw $pid
+kill $lpid $epid 2>/dev/null; wait $lpid $epid 2>/dev/null
+
+# --- a real protocol A panel without INPUT_PROP_DIRECT (N-Trig), from its evemu description ---
+evemu-device /tests/evemu/ntrig-multitouch.desc >/tmp/l2.dev 2>&1 &
+dpid=$!
+NTRIG=$(find_dev "N-Trig MultiTouch" 10) || { fail "setup: evemu-device N-Trig"; show evemu /tmp/l2.dev; }
+udevadm settle -t 10
+udevadm info "$NTRIG" >/tmp/l2.udev 2>&1
+check "udev: the N-Trig (BTN_TOUCH, no INPUT_PROP_DIRECT) is tagged ID_INPUT_TOUCHSCREEN" \
+  grep -q 'ID_INPUT_TOUCHSCREEN=1' /tmp/l2.udev
+$TW probe --input >/tmp/l2.probe 2>&1
+show probe /tmp/l2.probe 6
+check "probe --input: the N-Trig is a multi-touch protocol A touchscreen" \
+  grep -q "$NTRIG: touchscreen \"N-Trig MultiTouch\" (multi-touch protocol A, x 0…9600, y 0…7200)" /tmp/l2.probe
+cat >/tmp/l2.toml <<TOML
+[panel]
+width = 800
+height = 480
+
+[controller]
+chip = "evdev"
+name = "N-Trig MultiTouch"
+
+[[region]]
+name = "screen"
+frame = [0, 0, 800, 480]
+multiple_touch = true
+
+[[recognizer]]
+name = "tap2"
+kind = "tap"
+region = "screen"
+touches = 2
+
+[[output]]
+type = "stdout"
+TOML
+$TW run --board /tmp/l2.toml >/tmp/l2.out 2>/tmp/l2.err &
+pid=$!
+wait_for /tmp/l2.err "controller ready" 20 || { fail "protocol A: touchwire not started"; show stderr /tmp/l2.err; }
+check "protocol A: touchwire reads the N-Trig (it was refused: \"no absolute X/Y axes\")" \
+  grep -q 'controller ready: evdev "N-Trig MultiTouch".*multi-touch protocol A' /tmp/l2.err
+evemu-play "$NTRIG" </tests/evemu/ntrig-2-finger-tap.events
+if wait_for /tmp/l2.out '"recognizer":"tap2".*"state":"recognized"' 10; then
+  pass "protocol A: a two-finger tap is a two-finger tap"
+else
+  fail "protocol A: no two-finger tap"; show stdout /tmp/l2.out; show stderr /tmp/l2.err
+fi
+stop_tw $pid
+kill $dpid 2>/dev/null; wait $dpid 2>/dev/null
+
+# --- a real protocol B panel (EDT Polytouch on edt-ft5x06, no ABS_MT_TOUCH_MAJOR) ------------
+evemu-device /tests/evemu/edt-ep0430m09.desc >/tmp/l4.dev 2>&1 &
+dpid=$!
+EDT=$(find_dev "EP0430M09" 10) || { fail "setup: evemu-device EP0430M09"; show evemu /tmp/l4.dev; }
+udevadm settle -t 10
+$TW probe --input >/tmp/l4.probe 2>&1
+check "probe --input: the EDT is a protocol B touchscreen with 5 slots" \
+  grep -q "$EDT: touchscreen \"EP0430M09\" (multi-touch, 5 slots, x 0…1279, y 0…767)" /tmp/l4.probe
+cat >/tmp/l4.toml <<TOML
+[panel]
+width = 800
+height = 480
+
+[controller]
+chip = "evdev"
+name = "EP0430M09"
+
+[[region]]
+name = "screen"
+frame = [0, 0, 800, 480]
+
+[[recognizer]]
+name = "tap"
+kind = "tap"
+region = "screen"
+
+[[output]]
+type = "stdout"
+TOML
+$TW run --board /tmp/l4.toml >/tmp/l4.out 2>/tmp/l4.err &
+pid=$!
+wait_for /tmp/l4.err "controller ready" 20 || { fail "protocol B: touchwire not started"; show stderr /tmp/l4.err; }
+evemu-play "$EDT" </tests/evemu/edt-tap.events
+if wait_for /tmp/l4.out '"recognizer":"tap".*"state":"recognized".*"x":399\.[0-9]*,"y":239\.[0-9]*' 10; then
+  pass "protocol B: the EDT's tap at 640,384 of 1279x767 is a tap at 399,239 of 800x480"
+else
+  fail "protocol B: no tap at the panel's middle"; show stdout /tmp/l4.out; show stderr /tmp/l4.err
+fi
+stop_tw $pid
+kill $dpid 2>/dev/null; wait $dpid 2>/dev/null
+
+# --- kernel times: a 913 ms press read late (touchwire stopped) is still a long press ---------
+cat >/tmp/l3.script <<SCRIPT
+waitfile /tmp/l3.go
+stop /tmp/l3.pid
+sleep 300
+down 0 400 240
+sleep 913
+up 0
+sleep 300
+cont /tmp/l3.pid
+sleep 1500
+SCRIPT
+cat >/tmp/l3.toml <<TOML
+[panel]
+width = 800
+height = 480
+
+[controller]
+chip = "evdev"
+name = "tw time panel"
+
+[[region]]
+name = "screen"
+frame = [0, 0, 800, 480]
+
+[[recognizer]]
+name = "press"
+kind = "long_press"
+region = "screen"
+
+[[recognizer]]
+name = "tap"
+kind = "tap"
+region = "screen"
+
+[[output]]
+type = "stdout"
+TOML
+twinput panel "tw time panel" 799 479 /tmp/l3.script >/tmp/l3.inj 2>&1 &
+ipid=$!
+wait_for /tmp/l3.inj READY 10 || fail "setup: twinput panel (time)"
+$TW run --board /tmp/l3.toml >/tmp/l3.out 2>/tmp/l3.err &
+pid=$!
+echo $pid >/tmp/l3.pid
+wait_for /tmp/l3.err "controller ready" 20 || { fail "kernel times: touchwire not started"; show stderr /tmp/l3.err; }
+touch /tmp/l3.go
+wait $ipid
+wait_for /tmp/l3.out '"recognizer":"press".*"state":"ended"' 5
+show out /tmp/l3.out 10
+check "kernel times: a 913 ms press read after it ended is a long press (the kernel's times, not the read's)" \
+  grep -q '"recognizer":"press".*"state":"began"' /tmp/l3.out
+check "kernel times: and not a tap" sh -c "! grep -q '\"recognizer\":\"tap\"' /tmp/l3.out"
+stop_tw $pid
