@@ -12,6 +12,8 @@
       arrives and the connection never opens.
   check.py handshake HOST PORT ORIGIN EXPECTED_STATUS
       A WebSocket upgrade request with that Origin header; checks the HTTP status line.
+  check.py full HOST PORT ORIGIN N
+      N upgraded connections held open (max_clients); one more must get 503.
   check.py stall HOST PORT ORIGIN STATUS_URL --timeout S
       A client that completes the handshake and then never reads (a 4 KiB receive buffer);
       waits until the bridge's /status counts it dropped.
@@ -206,6 +208,8 @@ def page(args):
                 fail(f"{r[0]} {r[1]} at ({r[2]}, {r[3]}) was dispatched on {r[4]}, not on tile {want}")
         say("in order (a contiguous run of touchwire's stdout), each on the tile under its point: "
             + ", ".join(kinds))
+        if args.restart_bridge:
+            restart_bridge(browser, args)
         if args.screenshot:
             browser.screenshot(args.screenshot)
             colours, width, height = distinct_colours(args.screenshot)
@@ -216,6 +220,31 @@ def page(args):
             say(f"screenshot {args.screenshot}: {width}×{height}, {colours} distinct colours")
     finally:
         browser.close()
+
+
+def restart_bridge(browser, args):
+    """Stops the bridge under the open page and starts it again: touchwire.js must reconnect by itself."""
+    before = len(received(browser))
+    os.kill(args.bridge_pid, 15)
+    deadline = time.time() + 10
+    while time.time() < deadline and browser.evaluate("document.body.dataset.touchwire") == "open":
+        time.sleep(0.1)
+    state = browser.evaluate("document.body.dataset.touchwire")
+    if state == "open":
+        fail("the page still says connected 10 s after the bridge stopped")
+    with open(args.bridge_log, "ab") as log:
+        proc = subprocess.Popen(args.restart_bridge, shell=True, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                start_new_session=False)
+    with open(args.bridge_pid_file, "w") as f:
+        f.write(str(proc.pid))
+    start = time.time()
+    while time.time() - start < 30:
+        if browser.evaluate("document.body.dataset.touchwire") == "open" and len(received(browser)) >= before + 3:
+            say(f"the bridge restarted under the page: touchwire.js reconnected by itself and events flow again "
+                f"({time.time() - start:.1f} s after the restart)")
+            return
+        time.sleep(0.25)
+    fail("the page did not reconnect within 30 s after the bridge restarted")
 
 
 def refused_page(args):
@@ -257,6 +286,26 @@ def handshake(args):
     if status.split(" ")[1:2] != [args.expected]:
         fail(f"origin {args.origin}: expected HTTP {args.expected}, got \"{status}\"")
     say(f"origin {args.origin}: \"{status}\"")
+
+
+def full(args):
+    """max_clients upgraded connections held open; one more gets 503."""
+    held = []
+    for _ in range(args.count):
+        s = socket.create_connection((args.host, args.port), timeout=10)
+        s.sendall(handshake_request(args.host, args.port, args.origin))
+        head = s.recv(1024)
+        if not head.startswith(b"HTTP/1.1 101"):
+            fail(f"connection {len(held) + 1} of {args.count} was not upgraded: {head[:40]!r}")
+        held.append(s)
+    with socket.create_connection((args.host, args.port), timeout=10) as s:
+        s.sendall(handshake_request(args.host, args.port, args.origin))
+        status = s.recv(1024).split(b"\r\n", 1)[0].decode(errors="replace")
+    for s in held:
+        s.close()
+    if status.split(" ")[1:2] != ["503"]:
+        fail(f"client {args.count + 1} with {args.count} connected: expected HTTP 503, got \"{status}\"")
+    say(f"{args.count} clients connected, one more: \"{status}\"")
 
 
 def bridge_status(url):
@@ -316,6 +365,10 @@ def main():
     a.add_argument("--require", action="append", default=[])
     a.add_argument("--screenshot")
     a.add_argument("--timeout", type=float, default=60)
+    a.add_argument("--restart-bridge", help="shell command that starts the bridge again")
+    a.add_argument("--bridge-pid", type=int)
+    a.add_argument("--bridge-log")
+    a.add_argument("--bridge-pid-file")
     a = sub.add_parser("refused-page")
     a.add_argument("url")
     a.add_argument("--wait", type=float, default=4)
@@ -324,6 +377,11 @@ def main():
     a.add_argument("port", type=int)
     a.add_argument("origin")
     a.add_argument("expected")
+    a = sub.add_parser("full")
+    a.add_argument("host")
+    a.add_argument("port", type=int)
+    a.add_argument("origin")
+    a.add_argument("count", type=int)
     a = sub.add_parser("stall")
     a.add_argument("host")
     a.add_argument("port", type=int)
@@ -334,7 +392,7 @@ def main():
     a.add_argument("path")
     a.add_argument("seconds", type=float)
     args = p.parse_args()
-    {"page": page, "refused-page": refused_page, "handshake": handshake, "stall": stall,
+    {"page": page, "refused-page": refused_page, "handshake": handshake, "full": full, "stall": stall,
      "unix-lines": unix_lines}[args.cmd](args)
 
 
