@@ -28,7 +28,9 @@
  * `touchwire:status` on `document` (detail `{ state: "connecting" | "open" | "closed", url,
  * attempt, delay }`).
  *
- * connect(options) → { close(), get state(), get url() }. Options (all optional):
+ * connect(options) → { close(), send(command), get state(), get url() }. `send("display on")`
+ * passes one command line to touchwire (the bridge forwards `display …` lines only; false when
+ * not connected). Options (all optional):
  *   url        the bridge (default: `?touchwire=` of the page's URL, else ws://127.0.0.1:8787/)
  *   panel      { width, height } of the touch panel in px (default: the viewport's size, 1:1)
  *   map        function (x, y) → { x, y } in viewport px, instead of `panel`
@@ -139,6 +141,11 @@
                 if (timer) root.clearTimeout(timer);
                 if (socket) socket.close();
                 status("closed");
+            },
+            send: function (command) {
+                if (!socket || state !== "open") return false;
+                socket.send(String(command));
+                return true;
             },
             get state() { return state; },
             get url() { return url; },

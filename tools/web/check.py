@@ -14,6 +14,9 @@
       A WebSocket upgrade request with that Origin header; checks the HTTP status line.
   check.py full HOST PORT ORIGIN N
       N upgraded connections held open (max_clients); one more must get 503.
+  check.py commands BRIDGE
+      A bridge on a fake touchwire socket: an event line arrives as one text message, and of a
+      page's messages only a `display …` command line is passed to the socket.
   check.py stall HOST PORT ORIGIN STATUS_URL --timeout S
       A client that completes the handshake and then never reads (a 4 KiB receive buffer);
       waits until the bridge's /status counts it dropped.
@@ -308,6 +311,99 @@ def full(args):
     say(f"{args.count} clients connected, one more: \"{status}\"")
 
 
+def ws_send_text(sock, text):
+    """One masked text frame, as a browser sends it (RFC 6455 §5.3)."""
+    payload = text.encode()
+    mask = os.urandom(4)
+    head = bytes([0x81])
+    if len(payload) < 126:
+        head += bytes([0x80 | len(payload)])
+    else:
+        head += bytes([0x80 | 126]) + len(payload).to_bytes(2, "big")
+    sock.sendall(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+
+def ws_read_text(sock):
+    def exactly(n):
+        data = b""
+        while len(data) < n:
+            chunk = sock.recv(n - len(data))
+            if not chunk:
+                fail("the bridge closed the connection")
+            data += chunk
+        return data
+    b0, b1 = exactly(2)
+    n = b1 & 0x7F
+    if n == 126:
+        n = int.from_bytes(exactly(2), "big")
+    elif n == 127:
+        n = int.from_bytes(exactly(8), "big")
+    return b0 & 0x0F, exactly(n).decode()
+
+
+def commands(args):
+    """A page's `display …` command reaches touchwire's socket; other messages do not."""
+    path = os.path.join(args.workdir, "fake-touchwire.sock")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(path)
+    server.listen(1)
+    server.settimeout(20)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    origin = "http://127.0.0.1:9"
+    log = open(os.path.join(args.workdir, "bridge-commands.log"), "wb")
+    bridge = subprocess.Popen([args.bridge, "--socket", path, "--listen", f"127.0.0.1:{port}",
+                               "--allow-origin", origin], stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+    try:
+        upstream, _ = server.accept()
+        event = '{"t_us":1,"recognizer":"tap","kind":"tap","state":"recognized","region":"screen","x":1.0,"y":2.0,"touches":1,"taps":1}'
+        deadline = time.time() + 20
+        while True:
+            try:
+                page = socket.create_connection(("127.0.0.1", port), timeout=10)
+                break
+            except OSError:
+                if time.time() > deadline:
+                    fail("the bridge does not listen")
+                time.sleep(0.2)
+        page.sendall(handshake_request("127.0.0.1", port, origin))
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += page.recv(1)
+        if not head.startswith(b"HTTP/1.1 101"):
+            fail(f"not upgraded: {head[:40]!r}")
+        time.sleep(0.3)  # the bridge has subscribed the client once the upgrade is answered
+        upstream.sendall(event.encode() + b"\n")
+        opcode, text = ws_read_text(page)
+        if (opcode, text) != (1, event):
+            fail(f"the event line came as opcode {opcode}: {text!r}")
+        for message in ["hello", "display on\nexec rm", "display " + "x" * 200, "display on"]:
+            ws_send_text(page, message)
+        upstream.settimeout(3)
+        got = b""
+        try:
+            while not got.endswith(b"\n"):
+                chunk = upstream.recv(1024)
+                if not chunk:
+                    break
+                got += chunk
+            upstream.settimeout(1)
+            got += upstream.recv(1024)
+        except socket.timeout:
+            pass
+        if got != b"display on\n":
+            fail(f"touchwire's socket got {got!r} from the page, expected exactly b'display on\\n'")
+        say("one message per event line, and of a page's messages only the `display …` command reached "
+            "touchwire's socket")
+        page.close()
+        upstream.close()
+    finally:
+        bridge.terminate()
+        bridge.wait(timeout=10)
+        server.close()
+
+
 def bridge_status(url):
     with urllib.request.urlopen(url, timeout=5) as r:
         return json.loads(r.read())
@@ -382,6 +478,8 @@ def main():
     a.add_argument("port", type=int)
     a.add_argument("origin")
     a.add_argument("count", type=int)
+    a = sub.add_parser("commands")
+    a.add_argument("bridge")
     a = sub.add_parser("stall")
     a.add_argument("host")
     a.add_argument("port", type=int)
@@ -392,7 +490,7 @@ def main():
     a.add_argument("path")
     a.add_argument("seconds", type=float)
     args = p.parse_args()
-    {"page": page, "refused-page": refused_page, "handshake": handshake, "full": full, "stall": stall,
+    {"page": page, "refused-page": refused_page, "handshake": handshake, "full": full, "commands": commands, "stall": stall,
      "unix-lines": unix_lines}[args.cmd](args)
 
 

@@ -25,6 +25,9 @@ final class Hub: Sendable {
         var refusedFull = 0
         var upstreamConnected = false
         var upstreamConnections = 0
+        var upstreamChannel: (any Channel)? = nil
+        var commands = 0
+        var commandsRefused = 0
     }
 
     let maxClients: Int
@@ -112,6 +115,42 @@ final class Hub: Sendable {
         }
     }
 
+    func upstream(channel: (any Channel)?) {
+        state.withLock { $0.upstreamChannel = channel }
+    }
+
+    /// The longest command line a page may send.
+    static let maximumCommand = 128
+
+    /// Whether `text`, a message from a page, is a command to pass to touchwire: one line of
+    /// printable ASCII starting with `display ` (touch to wake's commands on the event socket), at
+    /// most `maximumCommand` bytes. Anything else from a page is ignored.
+    static func isCommand(_ text: String) -> Bool {
+        text.hasPrefix("display ") && text.utf8.count <= maximumCommand
+            && text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7f }
+    }
+
+    /// Passes a page's command line to touchwire's socket. Never waits: when touchwire is not there
+    /// or not reading, the command is dropped (and counted). Returns whether it went out.
+    func forward(command: String, from id: Int) -> Bool {
+        let channel: (any Channel)? = state.withLock {
+            guard let channel = $0.upstreamChannel, channel.isWritable else {
+                $0.commandsRefused += 1
+                return nil
+            }
+            $0.commands += 1
+            return channel
+        }
+        guard let channel else {
+            logger.warning(
+                "client \(id): command \"\(command)\" dropped: touchwire's socket is not connected or not reading")
+            return false
+        }
+        channel.writeAndFlush(ByteBuffer(string: command + "\n"), promise: nil)
+        logger.info("client \(id): command \"\(command)\" passed to touchwire")
+        return true
+    }
+
     /// `GET /status`: one JSON object.
     func statusJSON() -> String {
         state.withLock { s in
@@ -119,7 +158,8 @@ final class Hub: Sendable {
             {"socket":\(jsonString(socketPath)),"upstream":"\(s.upstreamConnected ? "connected" : "waiting")",\
             "upstream_connections":\(s.upstreamConnections),"events":\(s.events),"clients":\(s.clients.count),\
             "max_clients":\(maxClients),"client_buffer":\(clientBuffer),"clients_dropped":\(s.dropped),\
-            "refused_origin":\(s.refusedOrigin),"refused_full":\(s.refusedFull)}
+            "refused_origin":\(s.refusedOrigin),"refused_full":\(s.refusedFull),\
+            "commands":\(s.commands),"commands_dropped":\(s.commandsRefused)}
 
             """
         }

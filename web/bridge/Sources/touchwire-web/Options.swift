@@ -37,7 +37,8 @@ struct Options: Sendable {
           -h, --help            this text
 
         HTTP: GET /status prints the bridge's counters as JSON; a WebSocket upgrade on any
-        other path subscribes to the events.
+        other path subscribes to the events. A page's text message that is one `display ...`
+        command line (touch to wake) is passed to touchwire's socket; others are ignored.
         """
 
     /// Parses the command line (without the program name). A bad flag or value is one error message.

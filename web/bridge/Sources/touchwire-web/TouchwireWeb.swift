@@ -19,6 +19,8 @@ struct TouchwireWeb {
     /// Bounded memory per client: NIO's queue of unsent frames and the kernel's send buffer are held
     /// to this; past them the client's event queue (`--client-buffer`) fills and it is dropped.
     static let perClientSocketBuffer = 16 * 1024
+    /// Commands a page may pass to touchwire per second; more are ignored.
+    static let commandsPerSecond = 10
 
     static func fail(_ message: String, status: Int32) -> Never {
         let line = Array("touchwire-web: \(message)\n".utf8)
@@ -110,8 +112,24 @@ struct TouchwireWeb {
                     // Dropped, or the write failed: make sure the reading below ends too.
                     channel.close(promise: nil)
                 }
+                // Pings and the close handshake are answered by the library. A text message that is a
+                // `display …` command goes to touchwire (only pages of allowed origins get here), at
+                // most `commandsPerSecond` a second; anything else is ignored.
+                var window = ContinuousClock.now
+                var inWindow = 0
                 do {
-                    for try await _ in inbound {}  // pings and the close handshake are answered by the library
+                    for try await message in inbound.messages(maxSize: Hub.maximumCommand * 4) {
+                        guard case .text(let text) = message, Hub.isCommand(text) else { continue }
+                        let now = ContinuousClock.now
+                        if now - window >= .seconds(1) {
+                            window = now
+                            inWindow = 0
+                        }
+                        inWindow += 1
+                        if inWindow <= commandsPerSecond {
+                            _ = hub.forward(command: text, from: subscription.id)
+                        }
+                    }
                 } catch {}
                 writer.cancel()
             }

@@ -38,13 +38,16 @@ struct Upstream: Sendable {
                 hub.upstream(connected: true)
                 delay = .milliseconds(100)
                 saidWaiting = false
+                hub.upstream(channel: channel.channel)
                 try await channel.executeThenClose { inbound, _ in
                     try await readLines(inbound)
                 }
+                hub.upstream(channel: nil)
                 hub.upstream(connected: false)
                 if Task.isCancelled { break }
                 logger.notice("touchwire closed \(path); reconnecting")
             } catch {
+                hub.upstream(channel: nil)
                 hub.upstream(connected: false)
                 if Task.isCancelled { break }
                 if !saidWaiting {
