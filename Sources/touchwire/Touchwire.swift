@@ -263,7 +263,28 @@ struct Validate: ParsableCommand {
     @Argument(help: "Board files to check.")
     var files: [String]
 
+    @Flag(
+        help: ArgumentHelp(
+            "Print, one per line, the touchwire-web arguments of the board's websocket output (docs/web.md).",
+            discussion: "What `touchwire-web --board FILE` runs: the bridge then needs no board reader of its own."))
+    var bridgeArguments = false
+
     func run() throws {
+        if bridgeArguments {
+            guard files.count == 1 else { throw fail("--bridge-arguments takes one board file", code: 2) }
+            let board: BoardDescription
+            do throws(BoardFileError) {
+                board = try BoardLoader.load(path: files[0])
+            } catch {
+                for issue in error.issues { _ = fail(issue.description) }
+                throw ExitCode(2)
+            }
+            guard let ws = board.webSocket else {
+                throw fail("\(files[0]): no [[output]] with type = \"websocket\" (docs/formats.md §4)", code: 2)
+            }
+            for arguments in WebSocketBridgeArguments.make(ws, board.outputs) { print(arguments) }
+            return
+        }
         var bad = 0
         for file in files {
             do throws(BoardFileError) {

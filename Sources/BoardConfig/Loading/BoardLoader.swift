@@ -132,10 +132,11 @@ package enum BoardLoader {
         RecognizerGraphCheck.check(recognizers, regionNames: regionNames, chip: controller?.chip, &log)
 
         var outputs: [OutputDescription] = [.stdout]
+        var webSocket: WebSocketOutputDescription? = nil
         if let items = r.tableArray("output", &log),
             withinBound(items.count, BoardInputBounds.maximumOutputs, "output", "BoardInputBounds.maximumOutputs", &log)
         {
-            outputs = OutputReader.read(items, &log)
+            outputs = OutputReader.read(items, &log, webSocket: &webSocket)
         }
 
         var bindings: [BindingDescription] = []
@@ -175,6 +176,7 @@ package enum BoardLoader {
         board.exec = exec
         board.passthrough = passthrough
         board.metrics = metrics
+        board.webSocket = webSocket
         return board
     }
 

@@ -1,10 +1,21 @@
-/// Reads `[[output]]` tables: stdout or uart, and reports duplicates.
+/// Reads `[[output]]` tables: stdout, uart, socket or websocket, and reports duplicates.
 enum OutputReader {
     /// Every key of a uart output.
     static let uartKeys = ["device", "baud", "format", "template", "data_bits", "parity", "stop_bits", "rts_cts"]
 
     static func read(_ items: [(index: Int, table: [String: TOMLNode])], _ log: inout IssueLog) -> [OutputDescription] {
+        var webSocket: WebSocketOutputDescription? = nil
+        return read(items, &log, webSocket: &webSocket)
+    }
+
+    /// Also returns the `type = "websocket"` output in `webSocket`: not an output of the service
+    /// (the bridge `touchwire-web` serves it from a socket output), so only validated here.
+    static func read(
+        _ items: [(index: Int, table: [String: TOMLNode])], _ log: inout IssueLog,
+        webSocket: inout WebSocketOutputDescription?
+    ) -> [OutputDescription] {
         var outputs: [OutputDescription] = []
+        var webSocketAt: Int? = nil
         var stdoutAt: Int? = nil
         var devices: [String: Int] = [:]
         for (index, table) in items {
@@ -39,11 +50,30 @@ enum OutputReader {
                     devices[socket.path] = index
                     outputs.append(.socket(socket))
                 }
+            case "websocket":
+                guard let ws = WebSocketOutputReader.read(&r, &log) else { continue }
+                if let first = webSocketAt {
+                    log.add(
+                        r.path,
+                        "duplicate websocket output (output[\(first)] is already one; one bridge serves every page)")
+                } else {
+                    webSocketAt = index
+                    webSocket = ws
+                }
             default:
-                log.add(r.keyPath("type"), "unknown output type \"\(type)\"; supported: stdout, uart, socket")
+                log.add(
+                    r.keyPath("type"), "unknown output type \"\(type)\"; supported: stdout, uart, socket, websocket")
                 for key in uartKeys { r.allow(key) }
                 r.finish(&log)
             }
+        }
+        if let at = webSocketAt, !outputs.contains(where: { if case .socket = $0 { true } else { false } }) {
+            log.add(
+                "output[\(at)].type",
+                "a websocket output is served by touchwire-web from the board's event socket: "
+                    + "add an [[output]] with type = \"socket\""
+            )
+            webSocket = nil
         }
         return outputs
     }

@@ -32,6 +32,9 @@ package struct BoardDescription: Sendable, Equatable {
     package var passthrough: PassthroughDescription?
     /// `[metrics]`: fleet-monitoring outputs (default: none).
     package var metrics: MetricsDescription = MetricsDescription()
+    /// `[[output]] type = "websocket"`: validated settings of the bridge `touchwire-web`; nil when
+    /// absent. The service itself does not serve it (docs/web.md).
+    package var webSocket: WebSocketOutputDescription?
 
     package init(
         name: String, panel: PanelDescription, controller: ControllerDescription?, simulation: SimulationDescription?,
