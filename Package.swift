@@ -50,8 +50,10 @@ let package = Package(
         /// No unsafe flags (so the `Gestures` product can be a versioned dependency): the engine's
         /// and the recognizers' stored properties are marked `@exclusivity(unchecked)` instead,
         /// since the runtime's dynamic checks on them were over a third of the engine's
-        /// instructions per frame, while the engine and its recognizers are confined to the
-        /// recognizer loop's one thread. The compile-time checks stay.
+        /// instructions per frame, while the engine and its recognizers are touched only by the
+        /// thread holding the recognizer stage (docs/ARCHITECTURE.md, "Threads": the driver
+        /// thread or the recognizer thread, handed over through one `StageHold`). The
+        /// compile-time checks stay.
         .target(name: "Gestures", dependencies: ["TouchCore"]),
         /// Event encoders and sinks: JSON lines, text and binary frames, stdout, UART, GPIO actuation.
         /// (The output thread that drains the event ring into them is `TouchService.OutputStage`.)

@@ -14,8 +14,9 @@ import TouchRing
 /// events keep their order and the output sees its latest position. Only when even the reserve
 /// is full is an event lost (`droppedEvents`).
 package final class EventQueueSink: GestureEventSink, @unchecked Sendable {
-    // @unchecked Sendable: `emit` and the stash run on the recognizer thread only (the ring's
-    // single producer); the ring, the counters (atomics) and the wake-up are thread-safe.
+    // @unchecked Sendable: `emit` and the stash run only on the thread holding the recognizer
+    // stage (the ring's single producer, one thread at a time: docs/ARCHITECTURE.md, "Threads");
+    // the ring, the counters (atomics) and the wake-up are thread-safe.
 
     package let ring: SPSCRing<GestureEvent>
     /// Free ring slots that only non-`changed` events may use.
@@ -24,7 +25,7 @@ package final class EventQueueSink: GestureEventSink, @unchecked Sendable {
     private let stashSlots: Int
     private let stash: UnsafeMutablePointer<GestureEvent>
     private let stashed: UnsafeMutablePointer<Bool>
-    @exclusivity(unchecked) private var stashCount = 0  // the recognizer thread only
+    @exclusivity(unchecked) private var stashCount = 0  // the recognizer stage's holder only
     private let coalesced = Atomic<Int>(0)
     private let lost = Atomic<Int>(0)
 

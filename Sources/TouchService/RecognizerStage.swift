@@ -10,8 +10,9 @@ import TouchRing
 package final class RecognizerStage {
     package let frames: FrameQueue
     package let engine: GestureEngine
-    // The stage runs on the recognizer thread only: its fields skip the runtime's dynamic
-    // exclusivity checks (`@exclusivity(unchecked)`), which were ~300 instructions per frame.
+    // The stage is run by one thread at a time, the one holding `RecognizerTurns` (the driver
+    // thread or the recognizer thread; docs/ARCHITECTURE.md, "Threads"): its fields skip the
+    // runtime's dynamic exclusivity checks (`@exclusivity(unchecked)`; docs/PERFORMANCE.md).
 
     /// Frames handed to the engine so far.
     @exclusivity(unchecked) package private(set) var framesProcessed = 0
