@@ -18,6 +18,8 @@ package struct ServiceSettings: Sendable {
     package static let startupMicroseconds: Int64 = 2_000_000
     /// Boards swapped in by SIGHUP before this service (`ServiceSupervisor`), for the status snapshot.
     package var reloads: Int
+    /// Where `[display] backlight = "NAME"` is looked up (tests make a directory of their own).
+    package var backlightRoot: String = "/sys/class/backlight"
 
     package init(
         realtime: RealTimeDescription? = nil, statusFile: String? = nil,

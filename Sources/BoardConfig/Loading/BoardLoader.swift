@@ -161,6 +161,8 @@ package enum BoardLoader {
         if let t = r.table("realtime", &log) { realtime = RealTimeReader.read(t, &log) }
         var metrics = MetricsDescription()
         if let t = r.table("metrics", &log) { metrics = MetricsReader.read(t, &log) }
+        var display: DisplayDescription? = nil
+        if let t = r.table("display", &log) { display = DisplayReader.read(t, &log) }
 
         r.finish(&log, owner: "a board file")
 
@@ -175,6 +177,7 @@ package enum BoardLoader {
         board.exec = exec
         board.passthrough = passthrough
         board.metrics = metrics
+        board.display = display
         return board
     }
 

@@ -32,6 +32,8 @@ package struct BoardDescription: Sendable, Equatable {
     package var passthrough: PassthroughDescription?
     /// `[metrics]`: fleet-monitoring outputs (default: none).
     package var metrics: MetricsDescription = MetricsDescription()
+    /// `[display]`: screen sleep, touch to wake, outside control; nil when absent.
+    package var display: DisplayDescription?
 
     package init(
         name: String, panel: PanelDescription, controller: ControllerDescription?, simulation: SimulationDescription?,
