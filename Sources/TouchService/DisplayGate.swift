@@ -105,10 +105,10 @@ package struct DisplayGate: Sendable {
             i += 1
         }
         let began = present & ~down
+        if present != 0 || down != 0 { lastActivity = now }  // idle time counts from the last lift
         down = present
         swallowed &= present  // lifted: no longer swallowed
         var transition: DisplayTransition? = nil
-        if present != 0 { lastActivity = now }
         if began != 0 {
             if state != .on {
                 state = .on
@@ -141,8 +141,8 @@ package struct DisplayGate: Sendable {
             present |= 1 << UInt64(frame.pointee[i].id & 63)
             i += 1
         }
+        if present != 0 || down != 0 { lastActivity = frame.pointee.timestamp }
         down = present
-        if present != 0 { lastActivity = frame.pointee.timestamp }
     }
 
     /// The idle transition due by `now`, if any (at its deadline's instant). Never while a finger
