@@ -81,8 +81,9 @@ package struct DisplayGate: Sendable {
     private var guardUntil = Instant(microseconds: .min)
 
     /// `idleOff`/`idleDim` in µs, 0 = never; `start`: the instant idle time counts from.
-    package init(idleOffMicroseconds: Int64, idleDimMicroseconds: Int64 = 0, wakeGuardMicroseconds: Int64, start: Instant)
-    {
+    package init(
+        idleOffMicroseconds: Int64, idleDimMicroseconds: Int64 = 0, wakeGuardMicroseconds: Int64, start: Instant
+    ) {
         self.idleOffMicroseconds = max(0, idleOffMicroseconds)
         self.idleDimMicroseconds = max(0, idleDimMicroseconds)
         self.wakeGuardMicroseconds = max(0, wakeGuardMicroseconds)

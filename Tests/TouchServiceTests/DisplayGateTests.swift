@@ -27,9 +27,11 @@ final class DisplayGateTests: XCTestCase {
         XCTAssertNil(g.advance(to: .milliseconds(3_999)))
         XCTAssertEqual(g.nextDeadline, .milliseconds(4_000))
         XCTAssertEqual(
-            g.advance(to: .milliseconds(5_000)), DisplayTransition(time: .milliseconds(4_000), state: .dimmed, cause: .idle))
+            g.advance(to: .milliseconds(5_000)),
+            DisplayTransition(time: .milliseconds(4_000), state: .dimmed, cause: .idle))
         XCTAssertEqual(
-            g.advance(to: .milliseconds(12_000)), DisplayTransition(time: .milliseconds(10_000), state: .off, cause: .idle))
+            g.advance(to: .milliseconds(12_000)),
+            DisplayTransition(time: .milliseconds(10_000), state: .off, cause: .idle))
         XCTAssertNil(g.advance(to: .milliseconds(99_000)))
 
         var resting = gate(off: 1_000)

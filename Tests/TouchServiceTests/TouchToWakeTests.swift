@@ -146,7 +146,9 @@ final class TouchToWakeTests: XCTestCase {
             display: "idle_off_s = 2\nidle_dim_s = 1\ndim_brightness = 20\nbacklight = \"panel\"", root: root)
         var seen: [Int64: String] = [:]
         step(rig, from: 0, to: 3_200) { ms in
-            if [1_060, 2_060].contains(ms) { seen[ms] = self.read(root, "brightness") + "/" + self.read(root, "bl_power") }
+            if [1_060, 2_060].contains(ms) {
+                seen[ms] = self.read(root, "brightness") + "/" + self.read(root, "bl_power")
+            }
         }
         XCTAssertEqual(seen, [1_060: "51/0", 2_060: "51/4"])
         XCTAssertEqual(read(root, "brightness") + "/" + read(root, "bl_power"), "200/0")
