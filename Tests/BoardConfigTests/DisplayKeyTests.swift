@@ -79,6 +79,15 @@ final class DisplayKeyTests: XCTestCase {
         }
     }
 
+    func testTheDisplayLineIsNoOtherBindingsLine() {
+        let binding = "[[binding]]\nrecognizer = \"tap\"\naction = \"pulse\"\ngpio = { chip = \"sim\", line = 5 }\n"
+        let issues = TestBoards.issues(
+            TestBoards.text(
+                extra: binding + "[display]\nidle_off_s = 60\nbacklight = \"x\"\ngpio = { chip = \"sim\", line = 5 }\n")
+        )
+        XCTAssertEqual(issues.map(\.keyPath), ["display.gpio"], "\(issues)")
+    }
+
     /// A passive evdev reader cannot hide the wake touch from the UI: said, not refused.
     func testPassiveEvdevGetsTheWakeTouchWarning() throws {
         let evdev = """
