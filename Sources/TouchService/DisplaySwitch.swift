@@ -1,8 +1,15 @@
 import BoardConfig
 import Dispatch
 import Synchronization
+import SystemPackage
 import TouchCore
 import TouchLinux
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Switches the screen as the display's transitions ask, on its own ordinary thread: sysfs
 /// writes (a DSI panel's driver may talk I2C to the display's MCU) and programs never run on the
@@ -26,7 +33,7 @@ package final class DisplaySwitch: @unchecked Sendable {
     }
 
     package let output: Output
-    private let line: (any GPIOOutput)?
+    private var line: (any GPIOOutput)?
     private let log: @Sendable (String) -> Void
     private let desired = Atomic<UInt8>(DisplayState.on.rawValue)
     private let running = Atomic<Bool>(false)
@@ -111,13 +118,46 @@ package final class DisplaySwitch: @unchecked Sendable {
         }
     }
 
-    /// Stops the thread and switches the screen on.
+    /// Stops the thread and switches the screen on (with commands, `on_command` runs here and is
+    /// waited for, up to its timeout: the spawner is stopping and would kill it).
     package func stop() {
         if running.exchange(false, ordering: .acquiringAndReleasing) {
             wake.signal()
             finished.wait()
         }
-        if applied != .on { apply(.on) }
-        if case .commands(let s) = output { s.stop() }
+        if case .commands(let s) = output {
+            s.stop()
+            if applied != .on { runToEnd(s, index: 1) }
+        } else if applied != .on {
+            apply(.on)
+        }
+        applied = .on
+        do throws(GPIOError) { try line?.setActive(true) } catch {}
+    }
+
+    /// Releases the GPIO line (the next service may request it); after `stop()`.
+    package func close() { line = nil }
+
+    /// Runs command `index` of `spawner` on this thread and waits for it (killed after its timeout).
+    private func runToEnd(_ spawner: CommandSpawner, index: Int) {
+        let child: ChildProcess
+        do throws(Errno) {
+            child = try ChildProcess(argv: spawner.spawnArguments(index), environment: spawner.environment)
+        } catch {
+            log("display: cannot start \(spawner.commands[index].argv[0]): \(error)")
+            return
+        }
+        var waited = 0
+        var stderr: [UInt8] = []
+        while child.poll() == nil {
+            child.readStderr(into: &stderr)
+            if waited >= spawner.commands[index].timeoutMilliseconds {
+                child.signal(SIGKILL)
+                log("display: \(spawner.commands[index].argv[0]) timed out; killed")
+                return
+            }
+            usleep(10_000)
+            waited += 10
+        }
     }
 }

@@ -224,6 +224,7 @@ package final class Service: @unchecked Sendable {
         output.close()
         driver.controller.close()
         passthroughScreen?.close()
+        displaySwitch?.close()
         logger.info("board \(board.name): outputs, lines and controller released")
     }
     /// True after `close()`.

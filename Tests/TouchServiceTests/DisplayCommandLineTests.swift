@@ -88,9 +88,15 @@ final class DisplayCommandLineTests: XCTestCase, TouchwireCommandLine {
         let bad = try run(["display", "keep-awake", "forever", "--socket", socket])
         XCTAssertEqual(bad.status, 1)
         XCTAssertTrue(bad.stdout.contains("keep-awake takes"), bad.stdout)
+        // Stopped while dark, the service leaves the screen on: on_command runs on the way out.
+        try FileManager.default.removeItem(atPath: marks + "/on")
+        try FileManager.default.removeItem(atPath: marks + "/off")
+        _ = try run(["display", "off", "--socket", socket])
+        XCTAssertTrue(waitFor(20) { FileManager.default.fileExists(atPath: marks + "/off") }, "off_command did not run")
         process.interrupt()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: marks + "/on"), "the screen was left dark")
 
         let gone = try run(["display", "status", "--socket", socket])
         XCTAssertEqual(gone.status, 1)
