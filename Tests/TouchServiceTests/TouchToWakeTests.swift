@@ -102,7 +102,8 @@ final class TouchToWakeTests: XCTestCase {
     func testDarkAfterIdleTimeWakeTouchReachesNothingAndTheNextTouchIsATap() throws {
         let root = try makeBacklight()
         let (rig, uiFrames) = try rig(
-            taps: [0, 2_000, 2_200, 2_600], display: "idle_off_s = 1\nbacklight = \"panel\"", root: root)
+            taps: [0, 2_000, 2_200, 2_600],
+            display: "idle_off_s = 1\nbacklight = \"panel\"\ngpio = { chip = \"sim\", line = 2 }", root: root)
         var powerAt: [Int64: String] = [:]
         step(rig, from: 0, to: 3_000) { ms in
             if [1_040, 1_060, 1_990, 2_010].contains(ms) { powerAt[ms] = self.read(root, "bl_power") }
@@ -126,6 +127,12 @@ final class TouchToWakeTests: XCTestCase {
         XCTAssertEqual(
             uiFrames().map { "\($0.timestamp.microseconds / 1000):\($0.count)" }, ["0:1", "50:0", "2600:1", "2650:0"])
         XCTAssertEqual(rig.gpio.changes(of: GPIOLineID(chip: "sim", offset: 1)).filter(\.active).count, 2)
+        // The display's line follows the screen: active from the start, inactive while dark.
+        XCTAssertEqual(
+            rig.gpio.changes(of: GPIOLineID(chip: "sim", offset: 2)).map {
+                "\($0.at.microseconds / 1000):\($0.active)"
+            },
+            ["0:true", "1050:false", "2000:true"])
         let status = try XCTUnwrap(rig.service.display?.status)
         XCTAssertEqual(status.state, .on)
         XCTAssertEqual(status.offs, 1)
