@@ -337,6 +337,11 @@ package struct MetricsSnapshot: Codable, Sendable, Equatable {
         if lostSamples > 0 { s += "latency samples lost (metrics thread behind): \(lostSamples)\n" }
         s += "threads     " + threads.joined(separator: ", ") + "\n"
         s += "real-time   \(realtime)\n"
+        if let display {
+            s +=
+                "display     \(display) (offs \(displayOffs ?? 0), touch wakes \(displayTouchWakes ?? 0), "
+                + "swallowed touches \(displaySwallowedTouches ?? 0))\n"
+        }
         for w in warnings { s += "warning     \(w)\n" }
         s += "process     cpu \(fmt(processCPUSeconds, 2)) s, rss \(fmt(Double(residentBytes) / 1_048_576, 1)) MiB\n"
         return s

@@ -142,6 +142,9 @@ final class TouchToWakeTests: XCTestCase {
         let snapshot = try XCTUnwrap(rig.service.latestSnapshot)
         XCTAssertEqual(snapshot.display, "on")
         XCTAssertTrue(
+            snapshot.render().contains("display     on (offs 1, touch wakes 1, swallowed touches 2)"), snapshot.render()
+        )
+        XCTAssertTrue(
             PrometheusFormat.render(snapshot).contains("touchwire_display_swallowed_touches_total{board=\"wake\"} 2"),
             PrometheusFormat.render(snapshot))
     }
