@@ -83,6 +83,12 @@ final class TouchToWakeTests: XCTestCase {
         service.engine.sink = PassthroughSink(inner: service.events, tracker: tracker)
         service.recognizer.passthrough = tracker
         XCTAssertTrue(service.driver.start(at: .zero))
+        // The service's lines and sinks are released while the manual clock they read is alive
+        // (an optimized build may otherwise end the clock's lifetime first).
+        addTeardownBlock {
+            service.close()
+            withExtendedLifetime(clock) {}
+        }
         return (Rig(service: service, stdout: stdout, ui: [], gpio: gpio, clock: clock), { ui.list })
     }
 
