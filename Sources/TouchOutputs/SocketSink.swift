@@ -67,6 +67,9 @@ package final class SocketSink: LineSink {
     private var partial: [CInt: [UInt8]] = [:]
 
     private func answerRequests(_ handler: (String) -> String) {
+        if !partial.isEmpty {  // clients dropped meanwhile: a new client may get the same descriptor
+            partial = partial.filter { server.clients.contains($0.key) }
+        }
         var chunk = [UInt8](repeating: 0, count: 1024)
         var i = 0
         while i < server.clients.count {
