@@ -28,12 +28,15 @@ extension Service {
         } catch {
             throw .pipeline(error)
         }
+        let display = try DisplaySetup.make(
+            board, backlightRoot: settings.backlightRoot, gpio: gpio, logger: logger)
+        if let warning = DisplayDescription.wakeTouchWarning(board) { logger.warning("\(warning)") }
         let setup = try ControllerFactory.make(board, start: clock(), clock: clock)
         do throws(PipelineSetupError) {
             try self.init(
                 board: board, logger: logger, settings: settings, engine: engine, channels: channels + extraOutputs,
                 lines: lines, controller: setup.controller, transform: setup.transform, protection: setup.protection,
-                schedule: setup.schedule, commands: commands, clock: clock)
+                schedule: setup.schedule, commands: commands, displaySwitch: display, clock: clock)
         } catch {
             throw .pipeline(error)
         }

@@ -90,4 +90,18 @@ package struct UnixStreamConnection: ~Copyable, Sendable {
             }
         }
     }
+
+    /// Writes all of `bytes` (a request line). The corresponding C function is `write`.
+    package func write(_ bytes: [UInt8]) throws(UnixConnectionError) {
+        var offset = 0
+        while offset < bytes.count {
+            let result = bytes.withUnsafeBytes { raw in
+                system_write(handle.rawValue, UnsafeRawBufferPointer(rebasing: raw[offset...]))
+            }
+            switch result {
+            case .success(let n): offset += n
+            case .failure(let e): throw .failed(path: path, operation: "write", errno: e)
+            }
+        }
+    }
 }

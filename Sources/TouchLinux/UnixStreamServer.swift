@@ -289,4 +289,18 @@ package final class UnixStreamServer {
         var size = CInt(bytes)
         _ = setsockopt(clients[index], SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<CInt>.size))
     }
+
+    /// Reads what client `index` has sent, without waiting (`MSG_DONTWAIT`), into `buffer`:
+    /// the byte count, 0 when nothing is waiting, nil when the client closed or failed.
+    /// The corresponding C function is `recv`.
+    package func receive(fromClient index: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            let n = recv(clients[index], base, buffer.count, Int32(MSG_DONTWAIT))
+            if n > 0 { return n }
+            if n == 0 { return nil }
+            if errno == EINTR { continue }
+            return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : nil
+        }
+    }
 }

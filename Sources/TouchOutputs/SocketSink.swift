@@ -51,10 +51,60 @@ package final class SocketSink: LineSink {
         }
     }
 
-    /// Accepts waiting clients and closes those that hung up.
+    /// Accepts waiting clients, answers the lines they sent (`onRequest`) and closes those that hung up.
     package func flush() {
         clientsRefused += server.acceptPending(limit: maxClients)
+        if let onRequest { answerRequests(onRequest) }
         clientsLeft += server.dropHungUp()
+    }
+
+    /// Called (on the thread that flushes: the output thread) with each line a client sends, without
+    /// its newline; the returned line (no newline) is sent back to that client only. Nil: client
+    /// input is read and ignored. Admission is the socket file's: only a process that the file's
+    /// `mode` and `group` let write it can connect.
+    package var onRequest: ((String) -> String)?
+    /// Bytes of a line not ended yet, per client descriptor (a line is at most 1 KiB).
+    private var partial: [CInt: [UInt8]] = [:]
+
+    private func answerRequests(_ handler: (String) -> String) {
+        if !partial.isEmpty {  // clients dropped meanwhile: a new client may get the same descriptor
+            partial = partial.filter { server.clients.contains($0.key) }
+        }
+        var chunk = [UInt8](repeating: 0, count: 1024)
+        var i = 0
+        while i < server.clients.count {
+            let fd = server.clients[i]
+            guard let n = chunk.withUnsafeMutableBytes({ server.receive(fromClient: i, into: $0) }) else {
+                partial[fd] = nil
+                i += 1  // dropHungUp closes it
+                continue
+            }
+            guard n > 0 else {
+                i += 1
+                continue
+            }
+            var pending = partial[fd] ?? []
+            var replies: [UInt8] = []
+            for b in chunk[0..<n] {
+                if b == UInt8(ascii: "\n") {
+                    let line = String(decoding: pending, as: UTF8.self)
+                    pending.removeAll(keepingCapacity: true)
+                    if !line.allSatisfy({ $0 == " " || $0 == "\r" }) {
+                        replies += Array(handler(line).utf8) + [UInt8(ascii: "\n")]
+                    }
+                } else if pending.count < 1024 {
+                    pending.append(b)
+                }
+            }
+            partial[fd] = pending.isEmpty ? nil : pending
+            if !replies.isEmpty, replies.withUnsafeBytes({ server.send($0, toClient: i) }) != .sent {
+                partial[fd] = nil
+                server.disconnect(client: i)
+                clientsLeft += 1
+                continue
+            }
+            i += 1
+        }
     }
 
     /// Closes the clients and the listening socket and removes its file (`UnixStreamServer.close()`):

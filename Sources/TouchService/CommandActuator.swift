@@ -135,6 +135,11 @@ package enum ExecCheck {
                 )
             }
         }
+        if case .commands(let on, let off)? = board.display?.switching {
+            for (key, c) in [("off_command", off), ("on_command", on)] where !ChildProcess.isExecutable(c.argv[0]) {
+                out.append("\(board.location): display.\(key): \(c.argv[0]) is missing or not executable")
+            }
+        }
         if let user = board.exec.user, !ChildProcess.userExists(user) {
             out.append("\(board.location): exec.user: no user named \"\(user)\"")
         }

@@ -275,14 +275,25 @@ package struct MetricsSnapshot: Codable, Sendable, Equatable {
     package var reinitialisations: Int?
     /// Boards swapped in by SIGHUP since the process started (absent in older snapshots).
     package var reloads: Int?
+    /// With `[display]`: "on", "dimmed" or "off" (absent without one, and in older snapshots).
+    package var display: String?
+    /// With `[display]`: times the display went off, woke on a touch, and touches swallowed.
+    package var displayOffs: Int?
+    package var displayTouchWakes: Int?
+    package var displaySwallowedTouches: Int?
 
     package init(
         board: String, controller: String, pid: Int32, uptime: Double, updated: Double, framesRead: Int,
         framesPerSecond: Double, framesQueued: Int, readErrors: Int, frameRing: RingSummary, eventRing: RingSummary,
         eventsWritten: Int, readToRecognized: LatencySummary, readToWrite: LatencySummary, lostSamples: Int,
         threads: [String], realtime: String, warnings: [String], processCPUSeconds: Double, residentBytes: Int,
-        controllerState: String? = nil, reinitialisations: Int? = nil, reloads: Int? = nil
+        controllerState: String? = nil, reinitialisations: Int? = nil, reloads: Int? = nil,
+        display: DisplayControl.Status? = nil
     ) {
+        self.display = display?.state.description
+        displayOffs = display?.offs
+        displayTouchWakes = display?.touchWakes
+        displaySwallowedTouches = display?.swallowedTouches
         self.controllerState = controllerState
         self.reinitialisations = reinitialisations
         self.reloads = reloads
@@ -326,6 +337,11 @@ package struct MetricsSnapshot: Codable, Sendable, Equatable {
         if lostSamples > 0 { s += "latency samples lost (metrics thread behind): \(lostSamples)\n" }
         s += "threads     " + threads.joined(separator: ", ") + "\n"
         s += "real-time   \(realtime)\n"
+        if let display {
+            s +=
+                "display     \(display) (offs \(displayOffs ?? 0), touch wakes \(displayTouchWakes ?? 0), "
+                + "swallowed touches \(displaySwallowedTouches ?? 0))\n"
+        }
         for w in warnings { s += "warning     \(w)\n" }
         s += "process     cpu \(fmt(processCPUSeconds, 2)) s, rss \(fmt(Double(residentBytes) / 1_048_576, 1)) MiB\n"
         return s
@@ -364,6 +380,10 @@ package struct MetricsSnapshot: Codable, Sendable, Equatable {
         if let controllerState { fields.append(("controllerState", JSONText.string(controllerState))) }
         if let reinitialisations { fields.append(("reinitialisations", "\(reinitialisations)")) }
         if let reloads { fields.append(("reloads", "\(reloads)")) }
+        if let display { fields.append(("display", JSONText.string(display))) }
+        if let displayOffs { fields.append(("displayOffs", "\(displayOffs)")) }
+        if let displayTouchWakes { fields.append(("displayTouchWakes", "\(displayTouchWakes)")) }
+        if let displaySwallowedTouches { fields.append(("displaySwallowedTouches", "\(displaySwallowedTouches)")) }
         return JSONText.object(fields)
     }
 

@@ -49,6 +49,11 @@ package final class OutputStage {
     package let gpio: GPIOActuator?
     /// Key and exec bindings (nil when the board has none).
     package var commands: CommandActuator?
+    /// With `[display]`: the display's transitions (from the recognizer pass), written as
+    /// `display` lines to the JSON channels and handed to `displaySwitch`.
+    package var displayTransitions: SPSCRing<DisplayTransition>?
+    /// Switches the screen off the real-time threads (nil without `[display]`).
+    package var displaySwitch: DisplaySwitch?
     private let backlogs: [EventBacklog]
     private var sequences: [UInt16]
     private var buffer: [UInt8] = []
@@ -87,6 +92,9 @@ package final class OutputStage {
     @discardableResult
     package func drain(clock: () -> Instant) -> Int {
         var n = 0
+        if let displayTransitions {
+            while let t = displayTransitions.tryPop() { writeDisplay(t) }
+        }
         while let event = events.tryPop() {
             gpio?.handle(event, at: clock())
             commands?.handle(event)
@@ -157,6 +165,25 @@ package final class OutputStage {
                 dropLogged[c] = true
                 log("output \(channels[c].name): cannot keep up; dropping events (counted in the channel summary)")
             }
+        }
+    }
+
+    /// One display transition: the switch is asked for the state, and every JSON channel gets
+    /// `{"t_us":…,"display":"off","cause":"idle"}` (docs/formats.md §2). Text and binary channels
+    /// carry gestures only.
+    private func writeDisplay(_ t: DisplayTransition) {
+        displaySwitch?.request(t.state)
+        buffer.removeAll(keepingCapacity: true)
+        buffer.append(contentsOf: #"{"t_us":"#.utf8)
+        buffer.append(contentsOf: String(t.time.microseconds).utf8)
+        buffer.append(contentsOf: #","display":""#.utf8)
+        buffer.append(contentsOf: t.state.description.utf8)
+        buffer.append(contentsOf: #"","cause":""#.utf8)
+        buffer.append(contentsOf: t.cause.description.utf8)
+        buffer.append(contentsOf: "\"}\n".utf8)
+        for c in channels.indices {
+            guard case .json = channels[c].encoding else { continue }
+            buffer.withUnsafeBytes { channels[c].sink.write($0) }
         }
     }
 

@@ -67,6 +67,21 @@ package enum PrometheusFormat {
             "controller_reinitialisations_total", "counter", "Driver re-initialisations after read errors.",
             plain("\(s.reinitialisations ?? 0)"))
         metric("reloads_total", "counter", "Boards swapped in by SIGHUP.", plain("\(s.reloads ?? 0)"))
+        if let display = s.display {  // only with [display]
+            metric(
+                "display_state", "gauge", "1 for the display's current state (on, dimmed, off).",
+                ["on", "dimmed", "off"].map { ("{\(board),state=\"\($0)\"}", $0 == display ? "1" : "0") })
+            metric(
+                "display_offs_total", "counter", "Times the display went off (idle or command).",
+                plain("\(s.displayOffs ?? 0)"))
+            metric(
+                "display_touch_wakes_total", "counter", "Times a touch woke the display.",
+                plain("\(s.displayTouchWakes ?? 0)"))
+            metric(
+                "display_swallowed_touches_total", "counter",
+                "Touches kept from the recognizers, the UI and the bindings (wake touches and the wake guard).",
+                plain("\(s.displaySwallowedTouches ?? 0)"))
+        }
         metric(
             "warnings", "gauge", "Start-up warnings (real-time settings not applied).", plain("\(s.warnings.count)"))
         metric("process_cpu_seconds_total", "counter", "CPU time of the process.", plain(number(s.processCPUSeconds)))

@@ -20,11 +20,20 @@ package final class RecognizerStage {
     @exclusivity(unchecked) package var metrics: PipelineMetrics?
     /// With `[passthrough]`: sends the UI its touches after each frame and timer pass.
     @exclusivity(unchecked) package var passthrough: PassthroughTracker?
+    /// With `[display]`: the touch-to-wake gate between the frames and the engine (so the
+    /// passthrough and every binding too), and the display's idle time and commands.
+    @exclusivity(unchecked) package var display: DisplayControl?
+    /// The frame the engine gets when the gate removed swallowed touches (allocated once).
+    private let scratch: UnsafeMutablePointer<TouchFrame>
 
     package init(frames: FrameQueue, engine: GestureEngine) {
         self.frames = frames
         self.engine = engine
+        scratch = .allocate(capacity: 1)
+        scratch.initialize(to: TouchFrame(timestamp: .zero))
     }
+
+    deinit { scratch.deallocate() }
 
     /// Processes the queued frames in order, then fires timers due by `now`. Returns the frames handled.
     @discardableResult
@@ -32,8 +41,10 @@ package final class RecognizerStage {
         var handled = 0
         // Each frame is handled where it lies in the ring (no copy of the 350-byte frame).
         while let frame = frames.first() {
-            passthrough?.observe(frame.pointee)
-            engine.process(frameAt: frame)
+            // The gate first: a swallowed wake touch reaches neither the UI nor the engine.
+            let passed = display.map { $0.pass(frame, scratch: scratch) } ?? frame
+            passthrough?.observe(passed.pointee)
+            engine.process(frameAt: passed)
             let readAt = frame.pointee.timestamp
             frames.removeFirst()
             passthrough?.flush()
@@ -42,13 +53,16 @@ package final class RecognizerStage {
         }
         engine.advance(to: now)
         passthrough?.flush()
+        display?.step(now: now)
         framesProcessed += handled
         return handled
     }
 
     /// Microseconds until the engine's next timer, measured from `now` (nil: none armed).
     package func timeUntilNextDeadline(from now: Instant) -> Int64? {
-        guard let d = engine.nextDeadline else { return nil }
+        var deadline = engine.nextDeadline
+        if let d = display?.nextDeadline { deadline = min(deadline ?? d, d) }
+        guard let d = deadline else { return nil }
         return max(0, d.microseconds(since: now))
     }
 }

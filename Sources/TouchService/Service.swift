@@ -59,6 +59,10 @@ package final class Service: @unchecked Sendable {
     /// `ServiceSettings.idleInterruptWatchdogMicroseconds`.
     package let idleInterruptWatchdogMicroseconds: Int64
     private let clock: @Sendable () -> Instant
+    /// `[display]`: the touch-to-wake gate, idle time and outside commands (nil without one).
+    package let display: DisplayControl?
+    /// Switches the screen on its own thread (nil without `[display]`).
+    package let displaySwitch: DisplaySwitch?
 
     private let running = Atomic<Bool>(false)
     private let driverWake = Wakeup()
@@ -98,7 +102,8 @@ package final class Service: @unchecked Sendable {
         board: BoardDescription, logger: Logger, settings: ServiceSettings, engine: GestureEngine,
         channels: [OutputChannel], lines: GPIOActuator?, controller: any TouchController,
         transform: PanelTransform?, protection: TouchProtection, schedule: AdaptivePollSchedule,
-        commands: CommandActuator? = nil, clock: @escaping @Sendable () -> Instant
+        commands: CommandActuator? = nil, displaySwitch: DisplaySwitch? = nil,
+        clock: @escaping @Sendable () -> Instant
     ) throws(PipelineSetupError) {
         self.board = board
         self.logger = logger
@@ -132,6 +137,25 @@ package final class Service: @unchecked Sendable {
         driver = DriverStage(
             controller: controller, frames: frames, transform: transform, protection: protection,
             schedule: schedule, log: { [logger] message in logger.notice("\(message)") })
+        self.displaySwitch = displaySwitch
+        if let d = board.display {
+            let control = DisplayControl(
+                idleOffSeconds: d.idleOffSeconds, idleDimSeconds: d.idleDimSeconds,
+                wakeGuardMilliseconds: d.wakeGuardMilliseconds, start: startedAt)
+            control.wakeRecognizer = { [recognizerWake] in recognizerWake.signal() }
+            recognizer.display = control
+            output.displayTransitions = control.transitions
+            output.displaySwitch = displaySwitch
+            display = control
+        } else {
+            display = nil
+        }
+        for c in channels {
+            // `display …` lines on the event socket (docs/formats.md §6); answered on the output thread.
+            (c.sink as? SocketSink)?.onRequest = { [display] line in
+                DisplayCommandLine.reply(to: line, control: display)
+            }
+        }
     }
 
     /// Starts the threads and returns once `stop()` has been called and everything is flushed.
@@ -152,6 +176,8 @@ package final class Service: @unchecked Sendable {
         }
         output.commands?.spawner?.start()
         defer { output.commands?.spawner?.stop() }
+        displaySwitch?.start()
+        defer { displaySwitch?.stop() }  // the screen is left on
         driver.start(at: clock())
         let outputs = output.channels.map(\.name).joined(separator: ", ")
         logger.info(
@@ -198,6 +224,7 @@ package final class Service: @unchecked Sendable {
         output.close()
         driver.controller.close()
         passthroughScreen?.close()
+        displaySwitch?.close()
         logger.info("board \(board.name): outputs, lines and controller released")
     }
     /// True after `close()`.
@@ -246,7 +273,7 @@ package final class Service: @unchecked Sendable {
             realtime: realtimeSummary, warnings: startWarnings.withLock { $0 },
             processCPUSeconds: Double(RealTime.processCPUMicroseconds()) / 1_000_000,
             residentBytes: RealTime.residentBytes(), controllerState: health.controllerState.name,
-            reinitialisations: health.reinitialisations, reloads: reloads)
+            reinitialisations: health.reinitialisations, reloads: reloads, display: display?.status)
     }
 
     private var previousSample: (frames: Int, at: Instant)? = nil

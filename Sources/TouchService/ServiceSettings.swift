@@ -18,11 +18,15 @@ package struct ServiceSettings: Sendable {
     package static let startupMicroseconds: Int64 = 2_000_000
     /// Boards swapped in by SIGHUP before this service (`ServiceSupervisor`), for the status snapshot.
     package var reloads: Int
+    /// Where `[display] backlight = "NAME"` is looked up (tests make a directory of their own).
+    package var backlightRoot: String
 
     package init(
         realtime: RealTimeDescription? = nil, statusFile: String? = nil,
-        idleInterruptWatchdogMicroseconds: Int64 = 1_000_000, prometheusFile: String? = nil, reloads: Int = 0
+        idleInterruptWatchdogMicroseconds: Int64 = 1_000_000, prometheusFile: String? = nil, reloads: Int = 0,
+        backlightRoot: String = "/sys/class/backlight"
     ) {
+        self.backlightRoot = backlightRoot
         self.realtime = realtime
         self.statusFile = statusFile
         self.prometheusFile = prometheusFile

@@ -28,6 +28,7 @@ struct Touchwire: ParsableCommand {
             Plot.self,
             Monitor.self,
             Strokes.self,
+            Display.self,
         ]
     )
 }
@@ -299,6 +300,7 @@ struct Validate: ParsableCommand {
                     print("\(file): ok (\(regions), \(recognizers))")
                     // Programs are checked on this machine: a warning here, a refusal to start in `run`.
                     for problem in ExecCheck.problems(board) { _ = fail("warning: \(problem)") }
+                    if let w = DisplayDescription.wakeTouchWarning(board) { _ = fail("warning: \(w)") }
                 } catch {
                     bad += 1
                     _ = fail("\(error)")

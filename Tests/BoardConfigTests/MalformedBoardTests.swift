@@ -250,7 +250,7 @@ final class MalformedBoardTests: XCTestCase {
         XCTAssertEqual(
             first("a.b.c = 1979-05-27").last,
             "a@-: unknown key for a board file; known keys: panel, controller, simulation, region, recognizer, "
-                + "output, binding, exec, passthrough, realtime, metrics")
+                + "output, binding, exec, passthrough, realtime, metrics, display")
         let huge = first("[panel]\nwidth = 1e400")
         XCTAssertEqual(huge.count, 1)
         XCTAssertTrue(huge.first?.hasPrefix("@2: TOML syntax error") ?? false, "\(huge)")

@@ -170,6 +170,33 @@ final class AllocationTests: XCTestCase {
         withExtendedLifetime(sink) {}
     }
 
+    /// With `[display]` the touch-to-wake gate sits in the same loop: frames it passes, frames it
+    /// strips of swallowed touches, idle blanking, commands and transitions allocate nothing.
+    func testRecognizerLoopWithTheDisplayGateAllocatesNothing() throws {
+        let loop = try Loop(board: "boards/kiosk-sim.toml")
+        let control = DisplayControl(idleOffSeconds: 1, idleDimSeconds: nil, wakeGuardMilliseconds: 300, start: .zero)
+        loop.stage.display = control
+        let script = KioskScript.frames()
+        var frames = 0
+        func play(offset: Int64) -> Int {
+            loop.play(
+                script, offset: offset, end: KioskScript.duration,
+                afterFrame: {
+                    frames += 1
+                    if frames % 97 == 0 { control.send(.off) }  // the next touch wakes it, swallowed
+                    while control.transitions.tryPop() != nil {}
+                })
+        }
+        _ = play(offset: 0)
+        let before = control.status
+        var measured = 0
+        let count = mallocs { measured = play(offset: KioskScript.duration) }
+        XCTAssertEqual(count, 0, "mallocs on the recognizer loop with the display gate across \(script.count) frames")
+        XCTAssertGreaterThan(measured, 20)
+        XCTAssertGreaterThan(control.status.swallowedTouches, before.swallowedTouches, "the gate swallowed touches")
+        XCTAssertGreaterThan(control.status.touchWakes, before.touchWakes)
+    }
+
     /// With non-blocking sinks the recognizer thread issues each event's writes itself (JSON
     /// encoding, the stdout write, the latency probe): that part of its loop allocates nothing either.
     func testRecognizerThreadWritesAllocateNothing() throws {

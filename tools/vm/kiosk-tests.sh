@@ -301,3 +301,71 @@ check "unplug: the pan in progress is cancelled" grep -q '"recognizer":"pan".*"s
 check "unplug: the panel is reopened by name when it is back" sh -c "[ \$(grep -c 'controller ready: evdev \"tw hotplug panel\"' /tmp/k4.err) = 2 ]"
 check "unplug: the next tap after the replug is recognized" grep -q '"recognizer":"tap".*"state":"recognized".*"x":600.0,"y":100.0' /tmp/k4.out
 stop_tw $pid
+
+# --- (f) touch to wake (issue 27): tw_backlight.ko's class device, driven through sysfs -------
+# Idle 1 s → bl_power 4; the wake tap and a tap in the 300 ms guard reach no recognizer, no
+# binding and not touchwire's touchscreen; a tap after the guard is a tap, seen by the UI.
+BL=/sys/class/backlight/tw-backlight
+cat >/tmp/k5.script <<EOF
+waitfile /tmp/k5.go
+down 0 100 200
+sleep 50
+up 0
+waitfile /tmp/k5.dark
+down 0 300 200
+sleep 50
+up 0
+sleep 100
+down 0 310 200
+sleep 50
+up 0
+sleep 600
+down 0 500 200
+sleep 50
+up 0
+sleep 500
+EOF
+board /tmp/k5.toml "tw wake panel" "grab = true" "$TAP
+
+[[binding]]
+recognizer = \"tap\"
+action = \"exec\"
+min_interval_ms = 0
+command = [\"/bin/sh\", \"-c\", \"echo bound >>/tmp/k5.binds\"]
+
+[passthrough]
+name = \"tw wake ui\"
+
+[display]
+idle_off_s = 1
+backlight = \"tw-backlight\""
+twinput panel "tw wake panel" 799 479 /tmp/k5.script >/tmp/k5.inj 2>&1 &
+ipid=$!
+wait_for /tmp/k5.inj READY 10 || fail "setup: twinput panel (wake)"
+$TW run --board /tmp/k5.toml >/tmp/k5.out 2>/tmp/k5.err &
+pid=$!
+wait_for /tmp/k5.err "controller ready" 20 || { fail "wake: not started"; show stderr /tmp/k5.err; }
+twinput read "tw wake ui" 30 >/tmp/k5.ui 2>&1 &
+upid=$!
+wait_for /tmp/k5.ui READY 10 || fail "setup: touchwire's touchscreen \"tw wake ui\" not found"
+check "wake: the backlight is on at start (brightness $(cat $BL/brightness), bl_power $(cat $BL/bl_power))" \
+  sh -c "[ \$(cat $BL/bl_power) = 0 ] && [ \$(cat $BL/brightness) = 200 ]"
+touch /tmp/k5.go
+n=0; while [ "$(cat $BL/bl_power)" != 4 ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+check "wake: idle_off_s = 1: bl_power 4 after the idle time, and a display off event (cause idle)" \
+  sh -c "[ \$(cat $BL/bl_power) = 4 ] && grep -q '\"display\":\"off\",\"cause\":\"idle\"' /tmp/k5.out"
+touch /tmp/k5.dark
+wait $ipid
+sleep 1
+check "wake: the wake tap switched the backlight on at the brightness found (200)" \
+  sh -c "[ \$(cat $BL/bl_power) = 0 ] && [ \$(cat $BL/brightness) = 200 ] && grep -q '\"display\":\"on\",\"cause\":\"touch\"' /tmp/k5.out"
+check "wake: two taps recognized, the first and the one after the guard (not the wake tap, not the guard's)" \
+  sh -c "[ \$(grep -c '\"recognizer\":\"tap\".*\"state\":\"recognized\"' /tmp/k5.out) = 2 ] && grep -q '\"x\":500.0' /tmp/k5.out && ! grep -q '\"x\":3[01]0.0' /tmp/k5.out"
+check "wake: the exec binding ran twice, never for the swallowed taps" sh -c "[ \$(grep -c bound /tmp/k5.binds) = 2 ]"
+check "wake: the UI (touchwire's touchscreen) saw the first and last taps only" \
+  sh -c "grep -q '^FRAME 100,200' /tmp/k5.ui && grep -q '^FRAME 500,200' /tmp/k5.ui && ! grep -q '3[01]0,200' /tmp/k5.ui"
+show out /tmp/k5.out 10
+show ui /tmp/k5.ui 10
+stop_tw $pid
+kill $upid 2>/dev/null; wait $upid 2>/dev/null
+check "wake: the service stopped with the backlight on" sh -c "[ \$(cat $BL/bl_power) = 0 ]"

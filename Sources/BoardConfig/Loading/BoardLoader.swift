@@ -162,6 +162,16 @@ package enum BoardLoader {
         if let t = r.table("realtime", &log) { realtime = RealTimeReader.read(t, &log) }
         var metrics = MetricsDescription()
         if let t = r.table("metrics", &log) { metrics = MetricsReader.read(t, &log) }
+        var display: DisplayDescription? = nil
+        if let t = r.table("display", &log) { display = DisplayReader.read(t, &log) }
+        if let line = display?.gpio {
+            // The display's line is driven by the display alone, as a binding's line is by its binding.
+            let others = bindings.map(\.line) + [controller?.interrupt, controller?.reset].compactMap { $0 }
+            if others.contains(where: { $0.chip == line.chip && $0.line == line.line }) {
+                log.add("display.gpio", "line \(line.chip):\(line.line) is already used by a binding or the controller")
+                display = nil
+            }
+        }
 
         r.finish(&log, owner: "a board file")
 
@@ -177,6 +187,7 @@ package enum BoardLoader {
         board.passthrough = passthrough
         board.metrics = metrics
         board.webSocket = webSocket
+        board.display = display
         return board
     }
 

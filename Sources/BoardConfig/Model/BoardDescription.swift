@@ -35,6 +35,8 @@ package struct BoardDescription: Sendable, Equatable {
     /// `[[output]] type = "websocket"`: validated settings of the bridge `touchwire-web`; nil when
     /// absent. The service itself does not serve it (docs/web.md).
     package var webSocket: WebSocketOutputDescription?
+    /// `[display]`: screen sleep, touch to wake, outside control; nil when absent.
+    package var display: DisplayDescription?
 
     package init(
         name: String, panel: PanelDescription, controller: ControllerDescription?, simulation: SimulationDescription?,
