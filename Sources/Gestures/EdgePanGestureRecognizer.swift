@@ -24,7 +24,7 @@ public struct RegionEdges: OptionSet, Sendable, BitwiseCopyable, Hashable {
     /// The names of the edges in the set, in the order top, left, bottom, right.
     public var names: [String] {
         [(RegionEdges.top, "top"), (.left, "left"), (.bottom, "bottom"), (.right, "right")]
-            .filter { contains($0.0) }.map(\.1)
+            .filter { contains($0.0) }.map { $0.1 }
     }
 }
 

@@ -44,11 +44,16 @@ open class GestureRecognizer {
     /// Position in the engine's recognizer table.
     @exclusivity(unchecked) public internal(set) final var index: Int = -1
 
-    @exclusivity(unchecked) public weak var delegate: GestureRecognizerDelegate? {
+    /// The questions the engine asks about this recognizer (S17–S21). Held strongly (UIKit's is
+    /// weak): the recognizer owns its delegate, which is the usual shape here (a small policy
+    /// object made for the recognizer, kept for its lifetime), and Embedded Swift has no weak
+    /// references. A delegate that refers back to its recognizer holds it `unowned(unsafe)` or
+    /// sets `delegate = nil` when done, or the pair is never freed.
+    @exclusivity(unchecked) public var delegate: GestureRecognizerDelegate? {
         didSet { hasDelegate = delegate != nil }
     }
     /// Whether a delegate was set: the engine asks the delegate only then, so a recognizer without
-    /// one costs no weak-reference load per question (a delegate that went away reads nil as before).
+    /// one costs no existential load per question.
     @exclusivity(unchecked) final var hasDelegate = false
 
     /// S22–S25, UIKit defaults.
@@ -107,6 +112,13 @@ open class GestureRecognizer {
     /// calls `began(count:)`, `moved()` and `ended(count:)` instead, without building or copying
     /// a `TouchSet` (888 bytes) per call.
     @exclusivity(unchecked) final var readsOnlyTouchCount = false
+    /// Whether this object is an instance of `cls` itself, not of a subclass (which may override
+    /// the touch handlers the built-ins' fast paths skip). Evaluated once, in the built-ins' `init`,
+    /// into `readsOnlyTouchCount`; an identity comparison Embedded Swift accepts, where `==` on
+    /// metatypes is refused.
+    final func isInstance(exactly cls: GestureRecognizer.Type) -> Bool {
+        ObjectIdentifier(type(of: self)) == ObjectIdentifier(cls)
+    }
     /// `touchesBegan` with `count` touches, for a recognizer with `readsOnlyTouchCount`.
     func began(count: Int) {}
     /// `touchesMoved`, for a recognizer with `readsOnlyTouchCount`.
@@ -230,7 +242,8 @@ open class GestureRecognizer {
 
     struct TargetAction {
         let id: Int
-        weak var target: AnyObject?
+        /// The target's identity, for duplicates and `removeTarget` (S7); nil for a closure action.
+        let target: ObjectIdentifier?
         let hasTarget: Bool
         let selector: String?
         let body: (GestureRecognizer) -> Void
@@ -248,22 +261,29 @@ open class GestureRecognizer {
 
     /// Adds a target-action pair, UIKit style: `addTarget(self, action: "handle", Self.handle)`.
     /// A duplicate (same target object and action name) is ignored (S7).
-    public func addTarget<T: AnyObject>(
+    ///
+    /// As in UIKit the target is not retained, and it is held without a weak reference (Embedded
+    /// Swift has none): a target must outlive the recognizer or remove its actions
+    /// (`removeTarget(self, action: nil)`) before it goes away. (`final`: Embedded Swift accepts no
+    /// generic method that a subclass could override.)
+    public final func addTarget<T: AnyObject>(
         _ target: T, action name: String, _ method: @escaping (T) -> (GestureRecognizer) -> Void
     ) {
-        if actions.contains(where: { $0.hasTarget && $0.target === target && $0.selector == name }) { return }
+        let id = ObjectIdentifier(target)
+        if actions.contains(where: { $0.hasTarget && $0.target == id && $0.selector == name }) { return }
         nextActionID += 1
         actions.append(
             TargetAction(
-                id: nextActionID, target: target, hasTarget: true, selector: name,
-                body: { [weak target] r in if let target { method(target)(r) } }))
+                id: nextActionID, target: id, hasTarget: true, selector: name,
+                body: { [unowned(unsafe) target] r in method(target)(r) }))
     }
 
     /// Removes target-action pairs: a nil target matches every target, a nil name every action (S7).
     public func removeTarget(_ target: AnyObject?, action name: String?) {
+        let id = target.map { ObjectIdentifier($0) }
         actions.removeAll { a in
             guard a.hasTarget else { return target == nil && name == nil }
-            return (target == nil || a.target === target) && (name == nil || a.selector == name)
+            return (id == nil || a.target == id) && (name == nil || a.selector == name)
         }
     }
 

@@ -25,7 +25,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
         numberOfTouchesRequired = touches
         numberOfTapsRequired = taps
         super.init(name: name, kind: .longPress)
-        readsOnlyTouchCount = type(of: self) == LongPressGestureRecognizer.self
+        readsOnlyTouchCount = isInstance(exactly: LongPressGestureRecognizer.self)
     }
 
     open override var isContinuous: Bool { true }

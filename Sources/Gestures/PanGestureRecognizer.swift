@@ -19,7 +19,7 @@ open class PanGestureRecognizer: GestureRecognizer {
         maximumNumberOfTouches = maximumTouches
         self.minimumDistance = minimumDistance
         super.init(name: name, kind: .pan)
-        readsOnlyTouchCount = type(of: self) == PanGestureRecognizer.self
+        readsOnlyTouchCount = isInstance(exactly: PanGestureRecognizer.self)
     }
 
     open override var isContinuous: Bool { true }

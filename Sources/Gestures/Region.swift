@@ -13,7 +13,11 @@ public final class Region {
     public let isControl: Bool
     /// S29: whether deliveries of a second simultaneous touch reach this region.
     public let isMultipleTouchEnabled: Bool
-    @exclusivity(unchecked) public private(set) weak var parent: Region?
+    /// The enclosing region. Held without reference counting: a parent owns its children
+    /// (`children`), and the engine owns the whole tree through its root, so a region's parent
+    /// lives at least as long as the region stays in a tree. Keep a sub-region only while its tree
+    /// (its root, or the engine built from it) is alive.
+    @exclusivity(unchecked) public private(set) unowned(unsafe) var parent: Region?
     @exclusivity(unchecked) public private(set) var children: [Region] = []
     /// Position in the engine's region table; set when the engine is built.
     @exclusivity(unchecked) public internal(set) var index: Int = -1

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#else
-    import Foundation
-#endif
-
 /// Exact pruning for the nearest-template search: the templates grouped into small clusters
 /// around one of them (the centre), made once when the set is prepared.
 ///
@@ -132,7 +126,7 @@ package struct StrokeClusters: Sendable, Equatable {
             let dy = a[2 * n + 2 * k + 1] - b[2 * n + 2 * k + 1]
             box += (dx * dx + dy * dy).squareRoot()
         }
-        return acos(Swift.min(Swift.max(dot, -1), 1)) + StrokeShape.boxWeight * box / Double(n)
+        return CMath.acos(Swift.min(Swift.max(dot, -1), 1)) + StrokeShape.boxWeight * box / Double(n)
     }
 
     /// Clusters `gestures.count` prepared shapes (`StrokeShape.stride` doubles each), each gesture's

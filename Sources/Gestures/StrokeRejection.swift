@@ -1,11 +1,5 @@
 import TouchCore
 
-#if canImport(Glibc)
-    import Glibc
-#else
-    import Foundation
-#endif
-
 /// Open-set rejection: what makes a stroke *no* gesture although some template is always
 /// nearest (`StrokeTemplateSet.classify`). Nearest-template matching answers "which shape is
 /// this most like?", never "is this a shape at all?"; the touches people make all day without
@@ -77,7 +71,7 @@ public enum StrokeRejection {
         let n = 24
         var out: [StrokeTemplate] = []
         func rotated(_ x: Double, _ y: Double, by angle: Double) -> Point {
-            Point(x: x * cos(angle) - y * sin(angle), y: x * sin(angle) + y * cos(angle))
+            Point(x: x * CMath.cos(angle) - y * CMath.sin(angle), y: x * CMath.sin(angle) + y * CMath.cos(angle))
         }
         for k in 0..<24 {
             let angle = Double(k) * 15 * Double.pi / 180
@@ -97,8 +91,8 @@ public enum StrokeRejection {
                 for sense in [1.0, -1.0] {
                     let points = (0..<n).map { i -> Point in
                         let a = -sweep / 2 + sweep * Double(i) / Double(n - 1)
-                        let x = radius * sin(a)
-                        let y = sense * (radius * cos(a) - radius * cos(sweep / 2))
+                        let x = radius * CMath.sin(a)
+                        let y = sense * (radius * CMath.cos(a) - radius * CMath.cos(sweep / 2))
                         return rotated(x, y, by: chord)
                     }
                     out.append(StrokeTemplate(name: everydayName, points: points))

@@ -1,11 +1,5 @@
 import TouchCore
 
-#if canImport(Glibc)
-    import Glibc
-#else
-    import Foundation
-#endif
-
 /// The normalised form of one stroke that templates and candidates are compared in, and the
 /// distance between two of them. Pure functions on caller-owned buffers: nothing allocates.
 ///
@@ -60,9 +54,9 @@ public enum StrokeShape {
     }
     /// Largest rotation the Protractor comparison may apply, radians (45°).
     public static let maximumRotation = Double.pi / 4
-    @usableFromInline static let tanMaximumRotation = tan(maximumRotation)
-    @usableFromInline static let cosMaximumRotation = cos(maximumRotation)
-    @usableFromInline static let sinMaximumRotation = sin(maximumRotation)
+    @usableFromInline static let tanMaximumRotation = CMath.tan(maximumRotation)
+    @usableFromInline static let cosMaximumRotation = CMath.cos(maximumRotation)
+    @usableFromInline static let sinMaximumRotation = CMath.sin(maximumRotation)
     /// Weight of the box-form distance.
     public static let boxWeight = 0.5
     /// The smaller box extent is taken as at least this fraction of the larger.
@@ -163,7 +157,7 @@ public enum StrokeShape {
         out[Measure.descent.offset] = height > 0 ? downY / height : 0
         out[Measure.rise.offset] = height > 0 ? -upY / height : 0
         let cosine = down > 0 && up > 0 ? (downX * upX + downY * upY) / (down * up) : 1
-        out[Measure.turn.offset] = acos(Swift.min(Swift.max(cosine, -1), 1)) * 180 / Double.pi
+        out[Measure.turn.offset] = CMath.acos(Swift.min(Swift.max(cosine, -1), 1)) * 180 / Double.pi
         out[Measure.downShare.offset] = down + up > 0 ? down / (down + up) : 0
     }
 
@@ -247,7 +241,7 @@ public enum StrokeShape {
         let c0 =
             abs(cross) <= dot * tanMaximumRotation
             ? (dot * dot + cross * cross).squareRoot() : dot * cosMaximumRotation + abs(cross) * sinMaximumRotation
-        let angle = acos(Swift.min(Swift.max(c0, -1), 1))
+        let angle = CMath.acos(Swift.min(Swift.max(c0, -1), 1))
         if angle >= bound { return angle }
         // The box sum may stop once it alone reaches what the bound leaves.
         let limit = (bound - angle) * Double(n) / boxWeight

@@ -24,7 +24,7 @@ public enum StrokeTemplateFile {
     public static func parse(_ text: String, file: String) throws(StrokeTemplateFileError) -> [StrokeTemplate] {
         var templates: [StrokeTemplate] = []
         var lineNumber = 0
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0.isNewline }) {
             lineNumber += 1
             let bytes = Array(line.utf8)
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }

@@ -35,7 +35,7 @@ open class SwipeGestureRecognizer: GestureRecognizer {
         self.minimumVelocity = minimumVelocity
         maximumDurationMicroseconds = Int64(maximumDurationMilliseconds * 1000)
         super.init(name: name, kind: .swipe)
-        readsOnlyTouchCount = type(of: self) == SwipeGestureRecognizer.self
+        readsOnlyTouchCount = isInstance(exactly: SwipeGestureRecognizer.self)
     }
 
     open override func touchesBegan(_ touches: TouchSet) { began(count: touches.count) }

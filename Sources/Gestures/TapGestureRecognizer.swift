@@ -36,7 +36,7 @@ open class TapGestureRecognizer: GestureRecognizer {
         maximumIntervalMicroseconds = Int64(maximumIntervalMilliseconds * 1000)
         self.maximumTapDistance = maximumTapDistance
         super.init(name: name, kind: .tap)
-        readsOnlyTouchCount = type(of: self) == TapGestureRecognizer.self
+        readsOnlyTouchCount = isInstance(exactly: TapGestureRecognizer.self)
     }
 
     open override func touchesBegan(_ touches: TouchSet) { began(count: touches.count) }

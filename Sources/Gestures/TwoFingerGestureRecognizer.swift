@@ -1,9 +1,5 @@
 import TouchCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The common part of pinch and rotation: exactly two fingers, a measure of the pair (distance
 /// or angle) compared with its value when the second finger landed, `began` once it has
 /// changed by `threshold`, then `changed` with every move and `ended` when a finger lifts.
@@ -25,7 +21,7 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
         self.threshold = threshold
         super.init(name: name, kind: kind)
         movesNeedTwoFingers =
-            type(of: self) == PinchGestureRecognizer.self || type(of: self) == RotationGestureRecognizer.self
+            isInstance(exactly: PinchGestureRecognizer.self) || isInstance(exactly: RotationGestureRecognizer.self)
         ignoresMoves = movesNeedTwoFingers
         readsOnlyTouchCount = movesNeedTwoFingers
     }
@@ -144,11 +140,7 @@ open class RotationGestureRecognizer: TwoFingerGestureRecognizer {
 
 /// Angle of (x, y) in radians, in (-π, π].
 @inlinable func atan2Approx(_ y: Double, _ x: Double) -> Double {
-    #if canImport(Glibc)
-        return Glibc.atan2(y, x)
-    #else
-        return Foundation.atan2(y, x)
-    #endif
+    CMath.atan2(y, x)
 }
 
 /// The equivalent angle in (-π, π].
