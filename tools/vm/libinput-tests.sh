@@ -269,3 +269,59 @@ check "kernel times: a 913 ms press read after it ended is a long press (the ker
   grep -q '"recognizer":"press".*"state":"began"' /tmp/l3.out
 check "kernel times: and not a tap" sh -c "! grep -q '\"recognizer\":\"tap\"' /tmp/l3.out"
 stop_tw $pid
+
+# --- touch to wake, as libinput sees it (issue 27): the wake tap never reaches the UI ---------
+# The screen (tw_backlight.ko's class device) goes dark after 1 s idle; the wake tap and a tap
+# within the 300 ms guard give libinput no touch at all; the tap after the guard is a touch.
+BL=/sys/class/backlight/tw-backlight
+cat >/tmp/l4.script <<SCRIPT
+waitfile /tmp/l4.go
+down 0 100 200
+sleep 50
+up 0
+waitfile /tmp/l4.dark
+down 0 300 200
+sleep 50
+up 0
+sleep 100
+down 0 310 200
+sleep 50
+up 0
+sleep 600
+down 0 500 200
+sleep 50
+up 0
+sleep 500
+SCRIPT
+sed -e 's/tw li panel/tw wake li panel/' -e 's/tw li ui/tw wake li ui/' /tmp/l1.toml >/tmp/l4.toml
+printf '\n[display]\nidle_off_s = 1\nbacklight = "tw-backlight"\n' >>/tmp/l4.toml
+twinput panel "tw wake li panel" 799 479 /tmp/l4.script >/tmp/l4.inj 2>&1 &
+ipid=$!
+wait_for /tmp/l4.inj READY 10 || fail "setup: twinput panel (wake, libinput)"
+$TW run --board /tmp/l4.toml >/tmp/l4.out 2>/tmp/l4.err &
+pid=$!
+wait_for /tmp/l4.err "controller ready" 20 || { fail "wake/libinput: touchwire not started"; show stderr /tmp/l4.err; }
+UI=$(find_dev "tw wake li ui" 10) || fail "setup: touchwire's touchscreen \"tw wake li ui\" not found"
+udevadm settle -t 10
+$LIBINPUT --device "$UI" >/tmp/l4.li 2>&1 &
+lpid=$!
+wait_for /tmp/l4.li DEVICE_ADDED 30 || { fail "wake/libinput: the device was not added"; show libinput /tmp/l4.li; }
+touch /tmp/l4.go
+n=0; while [ "$(cat $BL/bl_power)" != 4 ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+check "wake/libinput: the screen went dark after the idle second (bl_power 4)" [ "$(cat $BL/bl_power)" = 4 ]
+touch /tmp/l4.dark
+wait $ipid
+sleep 1
+got=$(touch_events /tmp/l4.li)
+echo "INFO libinput touch events: $got"
+check "wake/libinput: the wake touch brought the screen back (display on, cause touch)" \
+  grep -q '"display":"on","cause":"touch"' /tmp/l4.out
+check "wake/libinput: libinput saw two touches, the one before the dark and the one after the guard" \
+  [ "$got" = "TOUCH_DOWN TOUCH_UP TOUCH_DOWN TOUCH_UP " ]
+check "wake/libinput: the first at 100,200 px (20.00/40.00 mm), the last at 500,200 px (100.00/40.00 mm)" \
+  sh -c "grep 'TOUCH_DOWN' /tmp/l4.li | head -1 | grep -q '(20.00/40.00mm)' && grep 'TOUCH_DOWN' /tmp/l4.li | tail -1 | grep -q '(100.00/40.00mm)'"
+check "wake/libinput: no touch of the wake tap or the guard's (300/310 px = 60.00/62.00 mm)" \
+  sh -c "! grep -q 'TOUCH_DOWN.*(6[02].00/40.00mm)' /tmp/l4.li"
+show libinput /tmp/l4.li 30
+stop_tw $pid
+kill $lpid 2>/dev/null; wait $lpid 2>/dev/null
