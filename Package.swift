@@ -178,4 +178,11 @@ if ProcessInfo.processInfo.environment["TOUCHWIRE_FUZZ"] != nil {
             name: "FuzzStatus", dependencies: ["FuzzSupport", "TouchService"], path: "Fuzz/FuzzStatus",
             swiftSettings: fuzzSettings),
     ]
+    // The benchmark target and its plugin are not needed for a fuzz product, and linking the
+    // plugin's tools with -sanitize=fuzzer made ld.gold report internal errors (issue 31).
+    package.targets.removeAll { $0.name == "TouchwireBenchmarks" }
+    package.dependencies.removeAll {
+        if case .sourceControl(_, let location, _) = $0.kind { return location.hasSuffix("ordo-one/benchmark") }
+        return false
+    }
 }

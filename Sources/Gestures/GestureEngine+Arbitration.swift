@@ -56,7 +56,7 @@ extension GestureEngine {
             }
             if let blocker = firstRequirementUndecided(r) {
                 if diagnostics != nil {
-                    diagnose(r, "waiting: would be \(wanted), holding until \(blocker.name) fails (S15)")
+                    diagnose(r, "waiting: would be \(wanted), holding until \(blocker.name) fails (S15)", .waiting)
                 }
                 r.heldTransition = wanted
                 r.heldEvent = makeEvent(r, wanted)
@@ -251,7 +251,9 @@ extension GestureEngine {
             }
             fail(h)
         } else if firstRequirementUndecided(h) == nil {
-            if diagnostics != nil { diagnose(h, "released: every recognizer it required to fail has failed (S15)") }
+            if diagnostics != nil {
+                diagnose(h, "released: every recognizer it required to fail has failed (S15)", .released)
+            }
             commit(h, held)
         }
     }
@@ -334,7 +336,7 @@ extension GestureEngine {
     func recognizerWasDisabled(_ r: GestureRecognizer) {
         let wasProcessing = isProcessing
         isProcessing = true
-        if diagnostics != nil { diagnose(r, "disabled (S10)") }
+        if diagnostics != nil { diagnose(r, "disabled (S10)", .disabled) }
         switch r.committedState {
         case .began, .changed: cancel(r)
         case .possible where r.isInvolved: fail(r)

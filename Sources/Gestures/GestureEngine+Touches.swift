@@ -77,7 +77,7 @@ extension GestureEngine {
         for r in recognizers where r.isEnabled && !r.committedState.isTerminal {
             let set = phaseSet(of: r, .cancelled)
             if !set.isEmpty {
-                if diagnostics != nil { diagnose(r, "system cancel: touches cancelled (S9)") }
+                if diagnostics != nil { diagnose(r, "system cancel: touches cancelled (S9)", .cancelled) }
                 r.touchesCancelled(set)
             }
         }

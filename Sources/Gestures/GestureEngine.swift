@@ -33,18 +33,42 @@ public final class GestureEngine {
 
     /// One line of the diagnostic trace: why a recognizer failed, waited or was cancelled.
     public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+        /// What the line reports, whatever its wording: a reader (`plot --timeline`) goes by this,
+        /// never by the message's first word (a recognizer's own `fail(because:)` reason reads
+        /// "finger moved 23 pt, …", not "failed: …").
+        public enum Kind: Sendable, Equatable {
+            /// The recognizer failed (S2/S3): it is out of this gesture.
+            case failed
+            /// It would change state but holds the transition until another fails (S15).
+            case waiting
+            /// Every recognizer it required to fail has failed: the held transition is committed.
+            case released
+            /// Its touches were cancelled by the system (S9).
+            case cancelled
+            /// It was disabled (S10).
+            case disabled
+        }
+
         public var time: Instant
         public var recognizer: String
         public var message: String
+        public var kind: Kind
         public var description: String { "\(time.microseconds) \(recognizer): \(message)" }
+
+        public init(time: Instant, recognizer: String, message: String, kind: Kind) {
+            self.time = time
+            self.recognizer = recognizer
+            self.message = message
+            self.kind = kind
+        }
     }
 
     /// When set, the engine reports every failure, hold and cancel with its reason — the answer
     /// to "why didn't my gesture fire?". Off by default; costs nothing when off.
     @exclusivity(unchecked) public var diagnostics: ((Diagnostic) -> Void)?
 
-    func diagnose(_ r: GestureRecognizer, _ message: String) {
-        diagnostics?(Diagnostic(time: now, recognizer: r.name, message: message))
+    func diagnose(_ r: GestureRecognizer, _ message: String, _ kind: Diagnostic.Kind = .failed) {
+        diagnostics?(Diagnostic(time: now, recognizer: r.name, message: message, kind: kind))
     }
 
     /// Touches that landed outside the root region (ignored).

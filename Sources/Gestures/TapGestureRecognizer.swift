@@ -64,8 +64,8 @@ open class TapGestureRecognizer: GestureRecognizer {
             if d > maximumTapDistance {
                 fail(
                     because:
-                        "tap \(tapsCompleted + 1) landed \(wholeDescription(d)) px from "
-                        + "the first, more than \(wholeDescription(maximumTapDistance))"
+                        "tap \(tapsCompleted + 1) landed \(pointsDescription(d)) from "
+                        + "the first, more than max_tap_distance \(pointsDescription(maximumTapDistance))"
                 )
             }
         } else {
@@ -82,8 +82,8 @@ open class TapGestureRecognizer: GestureRecognizer {
         for t in touches where t.location.distance(to: t.startLocation) > maximumMovement {
             fail(
                 because:
-                    "finger moved \(wholeDescription(t.location.distance(to: t.startLocation))) "
-                    + "px, more than max_movement \(wholeDescription(maximumMovement)) px"
+                    "finger moved \(pointsDescription(t.location.distance(to: t.startLocation))), "
+                    + "more than max_movement \(pointsDescription(maximumMovement))"
             )
             return
         }
@@ -94,8 +94,8 @@ open class TapGestureRecognizer: GestureRecognizer {
         guard let t = withEngine(nil, { $0.firstMovedTouch(of: self, fartherThan: maximumMovement) }) else { return }
         fail(
             because:
-                "finger moved \(wholeDescription(t.location.distance(to: t.startLocation))) "
-                + "px, more than max_movement \(wholeDescription(maximumMovement)) px"
+                "finger moved \(pointsDescription(t.location.distance(to: t.startLocation))), "
+                + "more than max_movement \(pointsDescription(maximumMovement))"
         )
     }
 

@@ -93,7 +93,7 @@ package final class EvdevController<Source: InputEventSource>: TouchController {
         identity = ControllerIdentity(
             chipName: "evdev \"\(info.name)\"", address: I2CAddress(0),
             resolutionWidth: Int(g.x.maximum - g.x.minimum) + 1, resolutionHeight: Int(g.y.maximum - g.y.minimum) + 1,
-            note: "\(source.path), " + g.protocolDescription)
+            note: g.protocolDescription, device: source.path)
         readiness = EvdevReadiness(controller: self)
     }
 

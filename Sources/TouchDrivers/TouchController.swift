@@ -31,11 +31,16 @@ package struct ControllerIdentity: Hashable, Sendable, CustomStringConvertible {
     /// Something the user should know about how the chip was found (e.g. "answered at the
     /// alternate address 0x14"), nil when nothing.
     package var note: String?
+    /// The device file of a controller the kernel drives (evdev: `/dev/input/event3`), shown
+    /// instead of an I2C address it does not have.
+    package var device: String?
 
     package init(
         chipName: String, address: I2CAddress, chipID: UInt8? = nil, firmware: UInt8? = nil, vendor: UInt8? = nil,
-        firmwareVersion: UInt16? = nil, resolutionWidth: Int? = nil, resolutionHeight: Int? = nil, note: String? = nil
+        firmwareVersion: UInt16? = nil, resolutionWidth: Int? = nil, resolutionHeight: Int? = nil, note: String? = nil,
+        device: String? = nil
     ) {
+        self.device = device
         self.chipName = chipName
         self.address = address
         self.chipID = chipID
@@ -64,7 +69,7 @@ package struct ControllerIdentity: Hashable, Sendable, CustomStringConvertible {
         }
         if let vendor, vendor != 0 { fields.append("vendor \(hex(vendor))") }
         if let w = resolutionWidth, let h = resolutionHeight { fields.append("resolution \(w)x\(h)") }
-        var text = "\(chipName) at \(address)"
+        var text = device.map { "\(chipName) on \($0)" } ?? "\(chipName) at \(address)"
         if !fields.isEmpty { text += " (" + fields.joined(separator: ", ") + ")" }
         if let note { text += "; " + note }
         return text

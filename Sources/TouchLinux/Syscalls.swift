@@ -156,3 +156,15 @@ func system_rename(_ from: String, _ to: String) -> Result<Void, Errno> {
 func system_unlink(_ path: String) -> Result<Void, Errno> {
     valueOrErrno(retryOnInterrupt: true) { unlink(path) }.map { _ in () }
 }
+
+/// mkdir(2). The corresponding C function is `mkdir`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+func system_mkdir(_ path: String, _ mode: mode_t) -> Result<Void, Errno> {
+    valueOrErrno(retryOnInterrupt: true) { mkdir(path, mode) }.map { _ in () }
+}
+
+/// access(2) with the real user and group ids. The corresponding C function is `access`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+func system_access(_ path: String, _ mode: CInt) -> Result<Void, Errno> {
+    valueOrErrno(retryOnInterrupt: true) { access(path, mode) }.map { _ in () }
+}

@@ -217,6 +217,9 @@ package final class UnixStreamServer {
         }
     }
 
+    /// Whether a group `name` exists (`getgrnam_r`): what `init` needs of `group`.
+    package static func groupExists(_ name: String) -> Bool { groupID(name) != nil }
+
     private static func groupID(_ name: String) -> gid_t? {
         var group = Glibc.group()
         var result: UnsafeMutablePointer<Glibc.group>? = nil

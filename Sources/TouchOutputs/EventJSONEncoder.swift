@@ -88,7 +88,9 @@ package struct EventJSONEncoder: Sendable {
         out.appendLiteral("}\n")
     }
 
-    /// One delivery line: `{"t_us":…,"region":"screen","delivery":"began","touch":0}`.
+    /// One delivery line: `{"t_us":…,"region":"screen","delivery":"began","touch":0,"serial":1}`:
+    /// `touch` is the controller's tracking id (reused by the next finger), `serial` the physical
+    /// touch's own number (`Touch.serial`, never reused).
     private func write<Out: ByteAppending & ~Copyable>(_ delivery: RegionDelivery, to out: inout Out) {
         out.appendLiteral("{\"t_us\":")
         out.appendInteger(delivery.time.microseconds)
@@ -98,6 +100,8 @@ package struct EventJSONEncoder: Sendable {
         out.appendUTF8(delivery.phase.description)
         out.appendLiteral("\",\"touch\":")
         out.appendInteger(delivery.touch)
+        out.appendLiteral(",\"serial\":")
+        out.appendInteger(delivery.serial)
         out.appendLiteral("}\n")
     }
 

@@ -86,6 +86,7 @@ package enum PanelPlot {
         svg.close()
 
         // The touches.
+        var placed = LabelPlacer()
         svg.open("g", [("class", "touches")])
         for stroke in strokes {
             let colour = palette[(stroke.ordinal - 1) % palette.count]
@@ -108,8 +109,9 @@ package enum PanelPlot {
                 if nextTick == .max { break }  // the end of Int64: no later tick
             }
             let first = points[0]
-            svg.label(
-                "#\(stroke.ordinal) \(SVGWriter.seconds(start)) s", x: first.0 + 5, y: first.1 - 5, [("fill", colour)])
+            let startLabel = "#\(stroke.ordinal) \(SVGWriter.seconds(start)) s"
+            let startY = placed.place(startLabel, x: first.0 + 5, y: first.1 - 5, fontSize: 12)
+            svg.label(startLabel, x: first.0 + 5, y: startY, [("fill", colour)])
             if stroke.cancelled, let last = points.last {
                 svg.label("cancelled", x: last.0 + 5, y: last.1 + 12, [("fill", cancelled)])
             }
@@ -118,7 +120,6 @@ package enum PanelPlot {
 
         // The events.
         svg.open("g", [("class", "events")])
-        var labelsAt: [String: Int] = [:]
         for event in events {
             let name = recording.recognizerName(of: event)
             let (x, y) = px(event.location)
@@ -147,10 +148,8 @@ package enum PanelPlot {
                 var text = "\(name) \(event.state)"
                 if event.kind == .swipe { text += " \(event.direction.name)" }
                 if event.kind == .tap && event.taps > 1 { text += " ×\(event.taps)" }
-                let key = SVGWriter.points([(x, y)])
-                let stacked = Double(labelsAt[key, default: 0])
-                labelsAt[key, default: 0] += 1
-                svg.label(text, x: x + 7, y: y + 4 + 11 * stacked, [("font-size", "10")])
+                svg.label(
+                    text, x: x + 7, y: placed.place(text, x: x + 7, y: y + 4, fontSize: 10), [("font-size", "10")])
             }
             svg.close()
         }
@@ -242,5 +241,28 @@ package enum PanelPlot {
             svg.label("… and \(strokes.count - legendTouches) more", x: x + 22, y: next())
         }
         svg.close()
+    }
+}
+
+/// Keeps the labels of a picture from overlapping: each is moved down a line at a time until its
+/// box (its width estimated from its characters) is clear of every label placed before it.
+struct LabelPlacer {
+    private var boxes: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
+
+    /// The baseline at or below `y` where `text` at `x` overlaps no earlier label (after 200
+    /// tries, the last one: a pathological pile still ends).
+    mutating func place(_ text: String, x: Double, y: Double, fontSize: Double) -> Double {
+        let width = Double(text.count) * fontSize * 0.56
+        let height = fontSize + 1
+        var baseline = y
+        for _ in 0..<200 {
+            let box = (x0: x, y0: baseline - fontSize, x1: x + width, y1: baseline + 1)
+            if !boxes.contains(where: { $0.x0 < box.x1 && box.x0 < $0.x1 && $0.y0 < box.y1 && box.y0 < $0.y1 }) {
+                break
+            }
+            baseline += height
+        }
+        boxes.append((x0: x, y0: baseline - fontSize, x1: x + width, y1: baseline + 1))
+        return baseline
     }
 }

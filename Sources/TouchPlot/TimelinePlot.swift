@@ -21,6 +21,16 @@ package enum TimelinePlot {
         case possible, began, changed
         case waiting(String)
 
+        /// The phase as `data-phase` names it (docs/PLOTS.md).
+        var name: String {
+            switch self {
+            case .possible: "possible"
+            case .began: "began"
+            case .changed: "changed"
+            case .waiting: "waiting"
+            }
+        }
+
         var fill: String {
             switch self {
             case .possible: "#e0e0e0"
@@ -127,15 +137,16 @@ package enum TimelinePlot {
                 let d = recording.diagnostics[k]
                 guard let i = byName[d.recognizer] else { continue }
                 let t = d.time.microseconds
-                if d.message.hasPrefix("failed") {
+                // By the line's kind, never its wording (issue 31: a recognizer's own reason,
+                // "the next tap did not come…", left its lane "possible" after it failed).
+                switch d.kind {
+                case .failed:
                     if window.contains(t) { lanes[i].marks.append(.failure(t, d.message)) }
                     lanes[i].enter(nil, at: t)
-                } else if d.message.hasPrefix("waiting"), let blocker = blockerName(in: d.message) {
-                    lanes[i].enter(.waiting(blocker), at: t)
-                } else if d.message.hasPrefix("released") {
-                    lanes[i].enter(.possible, at: t)
-                } else if d.message.hasPrefix("system cancel") || d.message.hasPrefix("disabled") {
-                    lanes[i].enter(nil, at: t)
+                case .waiting:
+                    if let blocker = blockerName(in: d.message) { lanes[i].enter(.waiting(blocker), at: t) }
+                case .released: lanes[i].enter(.possible, at: t)
+                case .cancelled, .disabled: lanes[i].enter(nil, at: t)
                 }
             }
         }
@@ -214,9 +225,25 @@ package enum TimelinePlot {
             for s in lane.segments where overlaps(s.from, s.to) {
                 let a = clampedX(s.from)
                 let b = max(clampedX(s.to), a + 1)
-                svg.rect(x: a, y: laneY + 2, width: b - a, height: laneHeight - 4, fill: s.phase.fill)
+                let data = [
+                    ("class", "segment"), ("data-phase", s.phase.name), ("data-from-us", String(s.from)),
+                    ("data-to-us", String(s.to)),
+                ]
                 if case .waiting(let blocker) = s.phase {
-                    svg.label("waiting for \(blocker) to fail", x: a + 3, y: laneY + 15, [("font-size", "10")])
+                    // The whole sentence as the bar's tooltip; on the bar, what fits before its end.
+                    svg.open("g", [("class", "waiting"), ("data-blocker", blocker)])
+                    svg.element("title", [], text: "waiting for \(blocker) to fail")
+                    svg.rect(
+                        x: a, y: laneY + 2, width: b - a, height: laneHeight - 4, fill: s.phase.fill, stroke: "none",
+                        data)
+                    if let text = waitingLabel(blocker: blocker, width: b - a - 3 - markerClearance) {
+                        svg.label(text, x: a + 3, y: laneY + 15, [("font-size", "10")])
+                    }
+                    svg.close()
+                } else {
+                    svg.rect(
+                        x: a, y: laneY + 2, width: b - a, height: laneHeight - 4, fill: s.phase.fill, stroke: "none",
+                        data)
                 }
             }
             for mark in lane.marks {
@@ -268,6 +295,18 @@ package enum TimelinePlot {
         }
         svg.close()
         return svg.finish()
+    }
+
+    /// Room kept free at a bar's end for the marker drawn there (a marker is 10 px wide).
+    package static let markerClearance = 8.0
+
+    /// The longest of "waiting for X to fail", "until X fails" and "X" that fits in `width` px
+    /// at the 10 px font (about 5.6 px a character), or nil: a label never runs past its bar
+    /// onto the marker that ends it.
+    package static func waitingLabel(blocker: String, width: Double) -> String? {
+        ["waiting for \(blocker) to fail", "until \(blocker) fails", blocker].first {
+            Double($0.count) * 5.6 <= width
+        }
     }
 
     /// X in "waiting: would be …, holding until X fails (S15)".

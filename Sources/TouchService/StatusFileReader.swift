@@ -1,5 +1,7 @@
 import FoundationEssentials
+import SystemPackage
 import TouchCore
+import TouchLinux
 
 /// Why a status file cannot be shown: one line naming the file and, when it is a bad value, the field.
 package struct StatusFileError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -19,6 +21,7 @@ package enum StatusFileReader {
     /// The snapshot in the file at `path`: only a regular file of at most `maximumBytes` is read
     /// (a device such as /dev/zero would never end).
     package static func read(path: String) throws(StatusFileError) -> MetricsSnapshot {
+        if let error = RuntimeDirectory.readError(path) { throw unreadable(path, error) }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
             throw StatusFileError("no status at \(path): is `touchwire run` running (with --status-file \(path))?")
         }
@@ -33,9 +36,19 @@ package enum StatusFileReader {
             throw StatusFileError("\(path): \(size) bytes, more than a status file's \(maximumBytes)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw StatusFileError("no status at \(path): is `touchwire run` running (with --status-file \(path))?")
+            throw unreadable(path, RuntimeDirectory.readError(path) ?? .ioError)
         }
         return try decode(data, file: path)
+    }
+
+    /// The error for a status file `stat(2)` or `access(2)` refused: only a missing file asks
+    /// whether the service runs; any other errno is named (a 0640 file in a 0750 directory:
+    /// "Permission denied").
+    private static func unreadable(_ path: String, _ error: Errno) -> StatusFileError {
+        if error == .noSuchFileOrDirectory {
+            return StatusFileError("no status at \(path): is `touchwire run` running (with --status-file \(path))?")
+        }
+        return StatusFileError("\(path): cannot read the status file (\(error))")
     }
 
     /// The snapshot in `data` (the contents of `file`, which names it in errors).

@@ -5,12 +5,14 @@ import TouchCore
 /// Timeline (times from the first frame; every gesture uses tracking id 0, reused after
 /// each lift, as FocalTech chips do; a single empty frame marks each lift):
 /// - 0 ms: all up.
-/// - 500 ms: single tap at the centre, 80 ms down.
+/// - 500 ms: single tap in the upper left (a quarter across, a quarter down), 80 ms down.
 /// - 1 580 ms (1 s after the lift — far more than a 400 ms double-tap window): double tap
-///   near the centre, 80 ms down, 120 ms up, 80 ms down.
-/// - 2 860 ms: long press at the left third, 800 ms still.
-/// - 4 660 ms: slow pan left to right across the middle, 20 % → 80 % of the width
-///   in 1.5 s (≈ 0.4 panel widths per second).
+///   in the upper right (three quarters across), 80 ms down, 120 ms up, 80 ms down.
+/// - 2 860 ms: long press at the centre, 800 ms still.
+/// - 4 660 ms: slow pan left to right across the lower part (65 % down), 20 % → 80 % of the
+///   width in 1.5 s (≈ 0.4 panel widths per second).
+///
+/// Each gesture has its own place, so a plot of the demo shows four gestures apart.
 /// - last pan sample at 6 160 ms, lift at 6 170 ms, then 1 s of quiet: `duration` = 7 170 ms,
 ///   the natural loop period.
 ///
@@ -54,19 +56,19 @@ package enum DemoScript {
 
         up(0)
         // Single tap.
-        var t = hold(from: 500_000, length: 80_000, x: w * 0.5, y: h * 0.5)
+        var t = hold(from: 500_000, length: 80_000, x: w * 0.25, y: h * 0.25)
         // Double tap, 1 s later.
-        t = hold(from: t + 1_000_000, length: 80_000, x: w * 0.5, y: h * 0.5)
-        t = hold(from: t + 120_000, length: 80_000, x: w * 0.5 + 2, y: h * 0.5 + 1)
+        t = hold(from: t + 1_000_000, length: 80_000, x: w * 0.75, y: h * 0.25)
+        t = hold(from: t + 120_000, length: 80_000, x: w * 0.75 + 2, y: h * 0.25 + 1)
         // Long press.
-        t = hold(from: t + 1_000_000, length: 800_000, x: w / 3, y: h * 0.5)
+        t = hold(from: t + 1_000_000, length: 800_000, x: w * 0.5, y: h * 0.5)
         // Slow pan.
         let panStart = t + 1_000_000
         let panLength: Int64 = 1_500_000
         var s: Int64 = 0
         while s <= panLength {
             let f = Double(s) / Double(panLength)
-            down(panStart + s, w * (0.2 + 0.6 * f), h * 0.5 + 3 * f)
+            down(panStart + s, w * (0.2 + 0.6 * f), h * 0.65 + 3 * f)
             s += samplePeriod
         }
         up(panStart + panLength + samplePeriod)

@@ -57,8 +57,40 @@ struct Bench: ParsableCommand {
             written to /dev/null. Prints p50/p99/p99.9/max of read → recognized and read → write issued.
             """)
 
-    @Option(name: .long, help: "The board file (TOML) with a simulated controller.")
-    var board = "boards/kiosk-sim.toml"
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The board file (TOML) with a simulated controller (default: kiosk-sim.toml of boards/ here, of the "
+                + "repository the binary was built in, or of the package's examples).",
+            valueName: "board"))
+    var board: String?
+
+    /// Where the default board is looked for, in order: `boards/kiosk-sim.toml` in the current
+    /// directory, in the repository whose `.build*/release/` holds this binary (`tools/touchwire`
+    /// from anywhere), and in the Debian package's examples.
+    static func defaultBoardCandidates(executable: String?) -> [String] {
+        var candidates = ["boards/kiosk-sim.toml"]
+        if let executable, executable.hasPrefix("/") {
+            // REPO/.build-tool/release/touchwire (or .build/x86_64-unknown-linux-gnu/release/touchwire).
+            var parts = executable.split(separator: "/").dropLast()
+            while let last = parts.last, !last.hasPrefix(".build") { parts = parts.dropLast() }
+            if !parts.isEmpty {
+                candidates.append("/" + parts.dropLast().joined(separator: "/") + "/boards/kiosk-sim.toml")
+            }
+        }
+        candidates.append("/usr/share/doc/touchwire/examples/kiosk-sim.toml")
+        return candidates
+    }
+
+    /// `--board`, else the first default candidate that exists.
+    func resolvedBoard() throws(ExitCode) -> String {
+        if let board { return board }
+        let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let candidates = Bench.defaultBoardCandidates(executable: executable)
+        if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) { return found }
+        throw fail(
+            "no default board (looked for \(candidates.joined(separator: ", "))); name one with --board FILE", code: 2)
+    }
 
     @Option(name: .long, help: "Report rate of the simulated controller, Hz (1…1000).")
     var rate = 200
@@ -109,7 +141,7 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
-        let description = try loadBoard(board)
+        let description = try loadBoard(resolvedBoard())
         if engineOnly {
             do throws(ServiceError) {
                 let (frames, events) = try PipelineBench.engineOnly(board: description, passes: passes)
@@ -142,13 +174,17 @@ struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the running service's metrics: latency percentiles, frames/s, ring fill, drops.",
         discussion: """
-            The service writes a snapshot to its status file (--status-file of `touchwire run`, default \
-            \(Run.defaultStatusFile)) about once a second; this reads it. Sending SIGUSR1 to the service \
-            logs the same block on its stderr.
+            The service writes a snapshot to its status file (--status-file of `touchwire run`) about \
+            once a second; this reads it. Sending SIGUSR1 to the service logs the same block on its stderr.
             """)
 
-    @Option(name: .long, help: "The status file the service writes.")
-    var file = Run.defaultStatusFile
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The status file the service writes (default: touchwire.status in the first of $RUNTIME_DIRECTORY, "
+                + "/run/touchwire, $XDG_RUNTIME_DIR and /tmp/touchwire-UID that holds one).",
+            valueName: "file"))
+    var file: String?
 
     @Flag(name: .long, help: "Print the raw JSON snapshot.")
     var json = false
@@ -160,7 +196,8 @@ struct Status: ParsableCommand {
     func run() throws {
         let snap: MetricsSnapshot
         do throws(StatusFileError) {
-            snap = try StatusFileReader.read(path: file)
+            snap = try StatusFileReader.read(
+                path: file ?? RuntimePaths.statusFileToRead(ProcessInfo.processInfo.environment))
         } catch {
             throw fail("\(error)")
         }

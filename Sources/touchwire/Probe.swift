@@ -112,7 +112,8 @@ extension Probe {
             do throws(I2CError) {
                 try setup.controller.start()
                 let id = setup.controller.identity
-                print("\(place): \(id?.chipName ?? "evdev")" + (id?.note.map { " (\($0))" } ?? ""))
+                let details = [id?.device, id?.note].compactMap { $0 }.joined(separator: ", ")
+                print("\(place): \(id?.chipName ?? "evdev")" + (details.isEmpty ? "" : " (\(details))"))
             } catch {
                 print("\(place): \(error)")
                 throw ExitCode(1)

@@ -31,6 +31,41 @@ struct Touchwire: ParsableCommand {
             Display.self,
         ]
     )
+
+    /// ArgumentParser's own `main`, but a usage error is one line starting `touchwire:`
+    /// (formats.md §3), not `Error: …` followed by the usage block; help and version still go to
+    /// stdout, and the exit statuses are ArgumentParser's (64 for a usage error).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+            } else if !message.isEmpty {
+                writeStandardError(usageLine(message) + "\n")
+            }
+            exit(withError: ExitCode(code.rawValue))
+        }
+    }
+
+    /// `Error: Missing expected argument '<trace>'` + usage + `See 'touchwire replay --help' …` →
+    /// `touchwire: Missing expected argument '<trace>' (see `touchwire replay --help`)`.
+    static func usageLine(_ message: String) -> String {
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        var first = lines.first ?? message
+        if first.hasPrefix("Error: ") { first.removeFirst("Error: ".count) }
+        if first.hasPrefix("touchwire: ") { first.removeFirst("touchwire: ".count) }
+        var line = "touchwire: " + first
+        if let hint = lines.first(where: { $0.contains("See '") && $0.contains(" --help'") }),
+            let start = hint.range(of: "See '"), let end = hint.range(of: "'", range: start.upperBound..<hint.endIndex)
+        {
+            line += " (see `\(hint[start.upperBound..<end.lowerBound])`)"
+        }
+        return line
+    }
 }
 
 /// Errors reach the user as one line on stderr and a non-zero exit status (`formats.md` §3).
@@ -87,23 +122,41 @@ struct Run: ParsableCommand {
         name: .long,
         help: ArgumentHelp(
             "Where to write the status snapshot that `touchwire status` reads (\"\": nowhere; default: "
-                + "touchwire.status in $RUNTIME_DIRECTORY, else in /run/touchwire).")
+                + "touchwire.status in $RUNTIME_DIRECTORY, else in the first of /run/touchwire and "
+                + "$XDG_RUNTIME_DIR this user may write, else in /tmp/touchwire-UID).",
+            valueName: "status-file")
     )
-    var statusFile = Run.defaultStatusFile
+    var statusFile: String?
 
     @OptionGroup var realtimeFlags: RealTimeFlags
 
     @Option(name: .long, help: .hidden)
     var testFault: TestFault?
 
-    /// `touchwire.status` in the runtime directory (`$RUNTIME_DIRECTORY`, else /run/touchwire).
+    /// `touchwire.status` in the runtime directory (`RuntimePaths.statusFile`).
     static var defaultStatusFile: String { RuntimePaths.statusFile(ProcessInfo.processInfo.environment) }
 
+    /// The status file to write: `--status-file`, else the default, whose private temporary
+    /// directory is created first ("" when it cannot be, with a warning naming why).
+    private func resolvedStatusFile() -> String {
+        if let statusFile { return statusFile }
+        let path = Run.defaultStatusFile
+        let directory = RuntimePaths.privateDirectory()
+        if path.hasPrefix(directory + "/") {
+            do throws(OutputFileError) { try RuntimeDirectory.makePrivate(directory) } catch {
+                warn("status file: \(error); `touchwire status` will not see this service")
+                return ""
+            }
+        }
+        return path
+    }
+
     func run() throws {
+        let statusPath = resolvedStatusFile()
         // A directory, socket or the board itself is refused before anything starts (the status
         // file used to be a warning, then the directory was deleted at exit).
-        if !statusFile.isEmpty {
-            do throws(OutputFileError) { try OutputFile.check(statusFile, inputs: [board]) } catch {
+        if !statusPath.isEmpty {
+            do throws(OutputFileError) { try OutputFile.check(statusPath, inputs: [board]) } catch {
                 throw fail("--status-file \(error)", code: 64)
             }
         }
@@ -112,7 +165,7 @@ struct Run: ParsableCommand {
         let logger = makeLogger(verbose: verbose)
         let environment = ProcessInfo.processInfo.environment
         let notify = NotifyChannel(environment: environment)
-        let (statusFile, explain, testFault, flags) = (statusFile, explain, testFault, realtimeFlags)
+        let (statusFile, explain, testFault, flags) = (statusPath, explain, testFault, realtimeFlags)
         let supervisor: ServiceSupervisor
         do throws(ServiceError) {
             supervisor = try ServiceSupervisor(
@@ -259,7 +312,13 @@ struct Replay: ParsableCommand {
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check board files; print every problem with file and key path.")
+        abstract: "Check board files; print every problem with file and key path.",
+        discussion: """
+            Refuses everything `run` would refuse about the board, all in one pass: keys and values, \
+            the recognizers, a simulated controller's script, and on this machine the exec programs, \
+            the [exec] user and the socket's group (--portable skips these, for a board meant for \
+            another machine).
+            """)
 
     @Argument(help: "Board files to check.")
     var files: [String]
@@ -269,6 +328,9 @@ struct Validate: ParsableCommand {
             "Print, one per line, the touchwire-web arguments of the board's websocket output (docs/web.md).",
             discussion: "What `touchwire-web --board FILE` runs: the bridge then needs no board reader of its own."))
     var bridgeArguments = false
+
+    @Flag(name: .long, help: "Skip the checks of this machine: exec programs, the [exec] user, socket groups.")
+    var portable = false
 
     func run() throws {
         if bridgeArguments {
@@ -290,20 +352,15 @@ struct Validate: ParsableCommand {
         for file in files {
             do throws(BoardFileError) {
                 let board = try BoardLoader.load(path: file)
-                do throws(ServiceError) {
-                    _ = try EngineBuilder.build(board)
-                    // A simulated controller is built as `run` builds it (its script read and
-                    // checked), so validate rejects every simulated board run would reject.
-                    if board.controller?.bus == .simulated { _ = try ControllerFactory.make(board, start: .zero) }
+                let problems = Validate.problems(board, file: file, portable: portable)
+                if problems.isEmpty {
                     let regions = counted(board.regions.count, "region")
                     let recognizers = counted(board.recognizers.count, "recognizer")
                     print("\(file): ok (\(regions), \(recognizers))")
-                    // Programs are checked on this machine: a warning here, a refusal to start in `run`.
-                    for problem in ExecCheck.problems(board) { _ = fail("warning: \(problem)") }
                     if let w = DisplayDescription.wakeTouchWarning(board) { _ = fail("warning: \(w)") }
-                } catch {
+                } else {
                     bad += 1
-                    _ = fail("\(error)")
+                    for problem in problems { _ = fail(problem) }
                 }
             } catch {
                 bad += 1
@@ -311,5 +368,31 @@ struct Validate: ParsableCommand {
             }
         }
         if bad > 0 { throw ExitCode(2) }
+    }
+
+    /// Every reason `run` would refuse a board that loaded, each one line.
+    static func problems(_ board: BoardDescription, file: String, portable: Bool) -> [String] {
+        var problems: [String] = []
+        do throws(ServiceError) { _ = try EngineBuilder.build(board) } catch { problems.append("\(error)") }
+        // A simulated controller is built as `run` builds it (its script read and checked), so
+        // validate rejects every simulated board run would reject.
+        if board.controller?.bus == .simulated {
+            do throws(ServiceError) { _ = try ControllerFactory.make(board, start: .zero) } catch {
+                problems.append("\(error)")
+            }
+        }
+        if portable { return problems }
+        // What `run` refuses on this machine: programs, the [exec] user, socket groups.
+        problems += ExecCheck.problems(board)
+        for (i, output) in board.outputs.enumerated() {
+            guard case .socket(let socket) = output, let group = socket.group,
+                !UnixStreamServer.groupExists(group)
+            else { continue }
+            problems.append(
+                "\(board.location): output[\(i)].group: no group named \"\(group)\" on this machine; "
+                    + "`run` would not open \(socket.path) (create it with `groupadd \(group)`, or validate "
+                    + "with --portable for another machine)")
+        }
+        return problems
     }
 }

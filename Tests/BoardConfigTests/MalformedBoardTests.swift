@@ -42,7 +42,7 @@ final class MalformedBoardTests: XCTestCase {
         let issues = TestBoards.issues(TestBoards.text(recognizers: recognizers))
         XCTAssertEqual(
             BoardFileError(issues: issues).description,
-            "boards/x.toml: recognizer[1] \"double-tap\".taps: must be ≥ 1, got 0")
+            "boards/x.toml:18: recognizer[1] \"double-tap\".taps: must be ≥ 1, got 0")
     }
 
     func testOtherRangesAndTypes() {
@@ -82,7 +82,8 @@ final class MalformedBoardTests: XCTestCase {
         XCTAssertEqual(issues.count, 3)
         let lines = BoardFileError(issues: issues).description.split(separator: "\n")
         XCTAssertEqual(lines.count, 3)
-        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("boards/many.toml: recognizer[0] \"a\".") }, "\(lines)")
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("boards/many.toml:1") }, "\(lines)")
+        XCTAssertTrue(lines.allSatisfy { $0.contains(": recognizer[0] \"a\".") }, "\(lines)")
     }
 
     func testUnknownRecognizerInRequireFail() {
@@ -110,7 +111,7 @@ final class MalformedBoardTests: XCTestCase {
         XCTAssertEqual(
             two.map(\.description),
             [
-                "boards/x.toml: recognizer[0] "
+                "boards/x.toml:14: recognizer[0] "
                     + "\"a\".require_fail: require_fail cycle: a → b → a"
             ])
 
@@ -198,9 +199,9 @@ final class MalformedBoardTests: XCTestCase {
         XCTAssertEqual(
             issues.map(\.description),
             [
-                "boards/x.toml: region[0] \"screen\".frame: missing required key",
-                "boards/x.toml: recognizer[0].name: missing required key",
-                "boards/x.toml: recognizer[0].region: missing required key",
+                "boards/x.toml:7: region[0] \"screen\".frame: missing required key",
+                "boards/x.toml:9: recognizer[0].name: missing required key",
+                "boards/x.toml:9: recognizer[0].region: missing required key",
             ])
     }
 
@@ -241,15 +242,15 @@ final class MalformedBoardTests: XCTestCase {
         XCTAssertEqual(
             first("panel = 3\nregion = 4\nrecognizer = [1, \"x\"]"),
             [
-                "panel@-: expected a table, got an integer 3",
-                "region@-: expected an array of tables ([[region]]), got an integer 4",
+                "panel@1: expected a table, got an integer 3",
+                "region@2: expected an array of tables ([[region]]), got an integer 4",
                 "recognizer[0]@-: expected a table, got an integer 1",
                 "recognizer[1]@-: expected a table, got a string \"x\"",
-                "recognizer@-: at least one [[recognizer]] is required",
+                "recognizer@3: at least one [[recognizer]] is required",
             ])
         XCTAssertEqual(
             first("a.b.c = 1979-05-27").last,
-            "a@-: unknown key for a board file; known keys: panel, controller, simulation, region, recognizer, "
+            "a@1: unknown key for a board file; known keys: panel, controller, simulation, region, recognizer, "
                 + "output, binding, exec, passthrough, realtime, metrics, display")
         let huge = first("[panel]\nwidth = 1e400")
         XCTAssertEqual(huge.count, 1)
@@ -275,6 +276,7 @@ final class MalformedBoardTests: XCTestCase {
         let extra = "notes = \"\"\"\n[=]\n\"\"\"\ngrid = [\n  [\n    1,\n  ],\n  [{ a = 1 }],\n]\n"
         let issues = TestBoards.issues(extra + TestBoards.text())
         XCTAssertEqual(issues.map(\.keyPath), ["grid", "notes"], "\(issues)")
-        XCTAssertTrue(issues.allSatisfy { $0.line == nil })
+        // Each names the line of its key (formats.md §4), not a `[` inside the array or string.
+        XCTAssertEqual(issues.map(\.line), [4, 1], "\(issues)")
     }
 }

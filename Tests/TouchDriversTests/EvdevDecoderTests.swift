@@ -173,6 +173,10 @@ final class EvdevControllerTests: XCTestCase {
         let controller = EvdevController(source: device, rawWidth: 800, rawHeight: 480, timing: .immediate)
         try controller.start()
         XCTAssertEqual(controller.identity?.resolutionWidth, 800)
+        // Issue 31: "controller ready: …" names the device file, never an I2C address "at 0x00".
+        let ready = try XCTUnwrap(controller.identity?.description)
+        XCTAssertTrue(ready.hasPrefix("evdev \"") && ready.contains(" on \(device.path) ("), ready)
+        XCTAssertFalse(ready.contains("0x00"), ready)
         let script = [
             frame(0, [Contact(id: 0, x: 10, y: 20)]),
             frame(10, [Contact(id: 0, x: 15, y: 20), Contact(id: 1, x: 700, y: 400)]),

@@ -129,12 +129,12 @@ final class EventJSONEncoderTests: XCTestCase {
         EventJSONEncoder(names: names).encode(d, into: &out)
         XCTAssertEqual(
             String(decoding: out, as: UTF8.self),
-            #"{"t_us":120000,"region":"screen","delivery":"began","touch":0}"# + "\n")
+            #"{"t_us":120000,"region":"screen","delivery":"began","touch":0,"serial":0}"# + "\n")
         let cancelled = RegionDelivery(
-            time: Instant(microseconds: 9), region: 1, phase: .cancelled, touch: 3, location: .zero)
+            time: Instant(microseconds: 9), region: 1, phase: .cancelled, touch: 3, location: .zero, serial: 12)
         XCTAssertEqual(
             EventJSONEncoder(names: names).line(for: cancelled),
-            #"{"t_us":9,"region":"ok-button","delivery":"cancelled","touch":3}"# + "\n")
+            #"{"t_us":9,"region":"ok-button","delivery":"cancelled","touch":3,"serial":12}"# + "\n")
     }
 
     func testEncodingAppendsAndIsDeterministic() {

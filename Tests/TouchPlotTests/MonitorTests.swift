@@ -112,20 +112,22 @@ final class MonitorTests: XCTestCase {
     }
 
     func testMonitorShowsASimulatedTapUnderAPseudoTerminal() throws {
-        // The demo taps the centre at 500 ms for 80 ms; with a 10 ms poll the tap is recognized at
-        // 880 ms (300 ms after the lift, S15). 100 reads on the virtual clock reach 990 ms.
+        // The demo taps at 500 ms for 80 ms; with a 10 ms poll the tap is recognized at 880 ms
+        // (300 ms after the lift, S15). 100 reads on the virtual clock reach 990 ms.
+        let tap = try XCTUnwrap(DemoScript.frames(panelWidth: 800, panelHeight: 480).first { !$0.isEmpty })[0]
+        let (column, row) = (Int(tap.position.x / 800 * 64) + 1, Int(tap.position.y / 480 * 19))
         let result = try runMonitorUnderPseudoTerminal([
             "--board", "boards/sim-demo.toml", "--virtual-clock", "--frames", "100", "--columns", "64",
         ])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertGreaterThan(result.screens.count, 2)
-        // The finger on the panel: some screen shows contact id 0 at the centre cell (column 32,
-        // row 9 of 19), inside the panel frame.
+        // The finger on the panel: some screen shows contact id 0 at the tap's cell (of 64 columns
+        // and 19 rows), inside the panel frame.
         let touching = result.screens.first { screen in
             let lines = screen.components(separatedBy: "\r\n")
-            guard lines.count > 12 else { return false }
-            let row = Array(lines[2 + 9])
-            return row.count > 33 && row[33] == "0"
+            guard lines.count > 2 + row else { return false }
+            let cells = Array(lines[2 + row])
+            return cells.count > column && cells[column] == "0"
         }
         XCTAssertNotNil(touching, result.screens.last ?? "")
         let last = try XCTUnwrap(result.screens.last)

@@ -28,7 +28,7 @@ final class PlotCommandTests: XCTestCase {
         let svg = String(decoding: timeline.stdout, as: UTF8.self)
         _ = parseXML(svg)
         // The pen board's pan requires the checkmark to fail (S15): each stroke shows the wait.
-        XCTAssertTrue(svg.contains(">waiting for check to fail</text>"))
+        XCTAssertTrue(svg.contains("<title>waiting for check to fail</title>"))
     }
 
     func testBadInputGetsOneClearError() throws {

@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `touchwire bench`, `status` and the real-time options as a user types them. Assertions are
 /// on the shape of the output and the messages, never on the figures.
 extension CommandLineTests {
@@ -55,6 +59,15 @@ extension CommandLineTests {
         XCTAssertGreaterThan(frames(one.stdout), 200)
     }
 
+    /// Issue 31: `bench` without --board outside the repository finds the kiosk board of the
+    /// repository it was built in, rather than failing on a relative path.
+    func testBenchOutsideTheRepositoryFindsItsDefaultBoard() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let result = try run(["bench", "--engine-only", "--passes", "1"], in: dir)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix("engine only: 1 passes, "), result.stdout)
+    }
+
     func testStatusWithoutAServiceSaysSo() throws {
         let result = try run(["status", "--file", "/nonexistent/touchwire.status"])
         XCTAssertEqual(result.status, 1)
@@ -63,6 +76,19 @@ extension CommandLineTests {
             "touchwire: no status at /nonexistent/touchwire.status: is `touchwire "
                 + "run` running (with --status-file /nonexistent/touchwire.status)?\n"
         )
+    }
+
+    /// Issue 31: a status file this user may not read is named as such (the errno), not as
+    /// "is `touchwire run` running?".
+    func testStatusNamesPermissionDenied() throws {
+        try XCTSkipIf(getuid() == 0, "root reads every file; run the suite as a user to see EACCES")
+        let dir = try makeTemporaryDirectory(self)
+        let file = dir.appendingPathComponent("touchwire.status").path
+        try "{}".write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(file, 0o000), 0)
+        let result = try run(["status", "--file", file])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "touchwire: \(file): cannot read the status file (Permission denied)\n")
     }
 
     /// `run` writes the status file while it runs; `status` prints it; SIGTERM removes it.

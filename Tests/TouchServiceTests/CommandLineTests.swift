@@ -69,11 +69,54 @@ final class CommandLineTests: XCTestCase, TouchwireCommandLine {
         let result = try run(["replay", tracePath, "--board", demoBoard, "--delivery"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.first, #"{"t_us":100000,"region":"panel","delivery":"began","touch":0}"#)
-        XCTAssertTrue(lines.contains(#"{"t_us":120000,"region":"panel","delivery":"moved","touch":0}"#))
+        XCTAssertEqual(lines.first, #"{"t_us":100000,"region":"panel","delivery":"began","touch":0,"serial":1}"#)
+        XCTAssertTrue(lines.contains(#"{"t_us":120000,"region":"panel","delivery":"moved","touch":0,"serial":1}"#))
         // The tap recognizes once double-tap fails (300 ms after the lift): S23 cancels the region's touch.
-        XCTAssertEqual(lines.suffix(2).first, #"{"t_us":450000,"region":"panel","delivery":"cancelled","touch":0}"#)
+        XCTAssertEqual(
+            lines.suffix(2).first, #"{"t_us":450000,"region":"panel","delivery":"cancelled","touch":0,"serial":1}"#)
         XCTAssertTrue(lines.last?.contains(#""recognizer":"tap","kind":"tap","state":"recognized""#) ?? false)
+    }
+
+    /// Issue 31: an argument error is one line starting `touchwire:` (formats.md §3), not `Error:`.
+    func testArgumentErrorsAreOneLineStartingTouchwire() throws {
+        for arguments in [["replay", "--board", demoBoard], ["run"], ["plot", "x.jsonl", "--nonsense"]] {
+            let result = try run(arguments)
+            XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stdout, "")
+            XCTAssertTrue(result.stderr.hasPrefix("touchwire: "), result.stderr)
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+            XCTAssertTrue(result.stderr.contains("(see `touchwire \(arguments[0]) --help`)"), result.stderr)
+        }
+        let help = try run(["run", "--help"])
+        XCTAssertEqual(help.status, 0, help.stderr)
+        // One default for --status-file, the one the help text spells out.
+        let statusHelp = help.stdout.components(separatedBy: "--status-file").dropFirst().joined()
+        XCTAssertEqual(statusHelp.components(separatedBy: "default").count - 1, 1, help.stdout)
+    }
+
+    /// Issue 31: two fingers one after the other get the same tracking id from the controller
+    /// (`touch`), but each physical touch its own number (`serial`).
+    func testReplayDeliveryNumbersEachPhysicalTouch() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let tracePath = dir.appendingPathComponent("two.jsonl").path
+        try """
+        {"touchwire_trace":1,"panel":{"width":800,"height":480},"source":"test"}
+        {"t_us":100000,"contacts":[{"id":0,"x":100,"y":100}]}
+        {"t_us":150000,"contacts":[]}
+        {"t_us":1000000,"contacts":[{"id":0,"x":600,"y":300}]}
+        {"t_us":1050000,"contacts":[]}
+        {"t_us":2000000,"contacts":[]}
+
+        """.write(toFile: tracePath, atomically: true, encoding: .utf8)
+        let result = try run(["replay", tracePath, "--board", demoBoard, "--delivery"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let began = result.stdout.split(separator: "\n").filter { $0.contains(#""delivery":"began""#) }
+        XCTAssertEqual(
+            began,
+            [
+                #"{"t_us":100000,"region":"panel","delivery":"began","touch":0,"serial":1}"#,
+                #"{"t_us":1000000,"region":"panel","delivery":"began","touch":0,"serial":2}"#,
+            ])
     }
 
     /// `--explain` says on stderr why the single tap waited and when it was released (S15).
@@ -90,6 +133,27 @@ final class CommandLineTests: XCTestCase, TouchwireCommandLine {
         XCTAssertTrue(
             why.contains("450000 tap: released: every recognizer it required to fail has failed (S15)"), result.stderr)
         XCTAssertEqual(result.stdout.split(separator: "\n").count, 1)
+    }
+
+    /// Issue 31: `--explain` quotes a threshold in the board's own unit (points), not the pixels
+    /// it converts to (sim-demo's 10 pt are 8 px on its 154.2 mm wide panel).
+    func testReplayExplainQuotesThresholdsInPoints() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let tracePath = dir.appendingPathComponent("slide.jsonl").path
+        try """
+        {"touchwire_trace":1,"panel":{"width":800,"height":480},"source":"test"}
+        {"t_us":100000,"contacts":[{"id":0,"x":100,"y":100}]}
+        {"t_us":120000,"contacts":[{"id":0,"x":120,"y":100}]}
+        {"t_us":140000,"contacts":[]}
+        {"t_us":900000,"contacts":[]}
+
+        """.write(toFile: tracePath, atomically: true, encoding: .utf8)
+        let result = try run(["replay", tracePath, "--board", demoBoard, "--explain"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("120000 tap: finger moved 23 pt, more than max_movement 10 pt"),
+            result.stderr)
+        XCTAssertFalse(result.stderr.contains(" px"), result.stderr)
     }
 
     /// A malformed trace line is one error line naming file and line; nothing reaches stdout.
@@ -176,7 +240,59 @@ final class CommandLineTests: XCTestCase, TouchwireCommandLine {
         )
         .filter { $0.hasSuffix(".toml") }.map { repositoryRoot.appendingPathComponent("boards/\($0)").path }
         XCTAssertFalse(boards.isEmpty)
-        let result = try run(["validate"] + boards)
+        // The Pi boards name programs, users and groups of the Pi they are for: --portable.
+        let result = try run(["validate", "--portable"] + boards)
         XCTAssertEqual(result.status, 0, result.stderr)
+    }
+
+    /// Issue 31: `validate` refuses what `run` would (an unknown socket group, a missing program,
+    /// a region reaching off the panel), every problem in one pass, each naming file and key.
+    func testValidateRefusesWhatRunWouldAllAtOnce() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let boardPath = dir.appendingPathComponent("kiosk.toml").path
+        try """
+        [panel]
+        width = 800
+        height = 480
+
+        [[region]]
+        name = "screen"
+        frame = [0, 0, 900, 480]
+
+        [[recognizer]]
+        name = "tap"
+        kind = "tap"
+        region = "screen"
+
+        [[binding]]
+        recognizer = "tap"
+        action = "exec"
+        command = ["/nonexistent/kiosk-admin"]
+
+        [[output]]
+        type = "socket"
+        path = "\(dir.path)/events.sock"
+        group = "no-such-group-31"
+        """.write(toFile: boardPath, atomically: true, encoding: .utf8)
+        let region = try run(["validate", boardPath])
+        XCTAssertEqual(region.status, 2)
+        XCTAssertEqual(region.stdout, "")
+        XCTAssertEqual(
+            region.stderr,
+            "touchwire: \(boardPath):7: region[0] \"screen\".frame: [0, 0, 900, 480] reaches outside the 800×480 px "
+                + "panel (x + width ≤ 800, y + height ≤ 480)\n")
+        try String(contentsOfFile: boardPath, encoding: .utf8)
+            .replacingOccurrences(of: "900, 480", with: "800, 480")
+            .write(toFile: boardPath, atomically: true, encoding: .utf8)
+        let host = try run(["validate", boardPath])
+        XCTAssertEqual(host.status, 2)
+        let lines = host.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, host.stderr)
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("touchwire: \(boardPath): ") }, host.stderr)
+        XCTAssertTrue(lines.contains { $0.contains("/nonexistent/kiosk-admin is missing or not executable") })
+        XCTAssertTrue(lines.contains { $0.contains(#"output[0].group: no group named "no-such-group-31""#) })
+        let started = try run(["run", "--board", boardPath, "--status-file", ""])
+        XCTAssertNotEqual(started.status, 0, "run refuses the board validate refused")
+        XCTAssertEqual(try run(["validate", "--portable", boardPath]).status, 0)
     }
 }

@@ -41,7 +41,7 @@ final class NumberEdgeTests: XCTestCase, TouchwireCommandLine {
                 #"{"t_us":120000,"contacts":[{"id":0,"x":1e308,"y":240}]}"#, #"{"t_us":150000,"contacts":[]}"#,
             ]), "far.jsonl", in: dir)
         let explain = try assertRuns(["replay", far, "--board", demoBoard, "--explain"])
-        XCTAssertTrue(explain.stderr.contains("finger moved inf px"), explain.stderr)
+        XCTAssertTrue(explain.stderr.contains("finger moved inf pt"), explain.stderr)
         _ = try assertRuns(["plot", far, "--board", demoBoard, "-o", dir.appendingPathComponent("p.svg").path])
         _ = try assertRuns(
             ["plot", far, "--board", demoBoard, "--timeline", "-o", dir.appendingPathComponent("t.svg").path])
@@ -120,9 +120,12 @@ final class NumberEdgeTests: XCTestCase, TouchwireCommandLine {
         let wide = try write(
             board.replacingOccurrences(of: "CHIP", with: "ft6x36").replacingOccurrences(of: "WIDTH", with: "1e300"),
             "wide.toml", in: dir)
-        for b in [evdev, wide] {
-            _ = try assertRuns(["validate", b])
-            _ = try assertRuns(["monitor", "--board", b, "--virtual-clock", "--frames", "40"])
+        _ = try assertRuns(["validate", evdev])
+        _ = try assertRuns(["monitor", "--board", evdev, "--virtual-clock", "--frames", "40"])
+        // A region 1e300 px wide reaches off the 800 px panel: one clear error (issue 31), no trap.
+        for command in [["validate", wide], ["monitor", "--board", wide, "--virtual-clock", "--frames", "40"]] {
+            let refused = try assertRuns(command, status: 2)
+            XCTAssertTrue(refused.stderr.contains("[0, 0, 1e+300, 480] reaches outside the 800×480 px panel"))
         }
     }
 

@@ -66,20 +66,20 @@ final class RealTimeTests: XCTestCase {
     func testBadRealtimeValuesAreReportedWithTheirKeyPaths() {
         XCTAssertEqual(
             issues("[realtime]\npolicy = \"deadline\""),
-            [#"rt.toml: realtime.policy: must be "other", "fifo" or "rr", got "deadline""#])
+            [#"rt.toml:12: realtime.policy: must be "other", "fifo" or "rr", got "deadline""#])
         XCTAssertTrue(
             issues("[realtime]\npolicy = \"rr\"\ndriver_priority = 100").first?.contains("realtime.driver_priority")
                 ?? false)
         XCTAssertEqual(
             issues("[realtime]\nrecognizer_priority = 50"),
             [
-                #"rt.toml: realtime.recognizer_priority: has no effect "#
+                #"rt.toml:12: realtime.recognizer_priority: has no effect "#
                     + #"with policy = "other"; set policy = "fifo" or "rr""#
             ])
-        XCTAssertEqual(issues("[realtime]\ncpus = [1, 1]"), ["rt.toml: realtime.cpus: lists CPU 1 twice"])
+        XCTAssertEqual(issues("[realtime]\ncpus = [1, 1]"), ["rt.toml:12: realtime.cpus: lists CPU 1 twice"])
         XCTAssertEqual(
             issues("[realtime]\ncpus = 1"),
-            ["rt.toml: realtime.cpus: expected an array of CPU numbers such as [1] or [2, 3], got an integer"])
+            ["rt.toml:12: realtime.cpus: expected an array of CPU numbers such as [1] or [2, 3], got an integer"])
         XCTAssertTrue(issues("[realtime]\nmlock = true").first?.contains("mlock") ?? false, "unknown keys are reported")
     }
 

@@ -88,7 +88,7 @@ final class SupervisedRunTests: XCTestCase, TouchwireCommandLine {
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, stderr)
-        XCTAssertTrue(stderr.contains("reload refused: \(file.path): panel.height"), stderr)
+        XCTAssertTrue(stderr.contains("reload refused: \(file.path):") && stderr.contains(": panel.height"), stderr)
         XCTAssertTrue(stderr.contains("reloaded \(file.path)"), stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: status), "the status file is removed on exit")
     }
@@ -137,8 +137,10 @@ final class SupervisedRunTests: XCTestCase, TouchwireCommandLine {
         let lines = result.stderr.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 2, result.stderr)
         XCTAssertEqual(Set(lines).count, lines.count, "each error once: \(result.stderr)")
-        XCTAssertTrue(lines.contains { $0.contains("\(file.path): panel.width") }, result.stderr)
-        XCTAssertTrue(lines.contains { $0.contains("\(file.path): recognizer[0] \"tap\".kind") }, result.stderr)
+        XCTAssertTrue(lines.contains { $0.contains("\(file.path):2: panel.width") }, result.stderr)
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("touchwire: \(file.path):") && $0.contains(": recognizer[0] \"tap\".kind") },
+            result.stderr)
     }
 
     func testVersion() throws {

@@ -119,11 +119,35 @@ final class SystemdNotifyTests: XCTestCase {
     }
 
     func testRuntimeDirectoryDefaults() {
-        XCTAssertEqual(RuntimePaths.statusFile([:]), "/run/touchwire/touchwire.status")
+        let writable: (String) -> Bool = { $0 == "/run/touchwire" }
+        XCTAssertEqual(RuntimePaths.statusFile([:], isWritable: writable), "/run/touchwire/touchwire.status")
         XCTAssertEqual(
             RuntimePaths.statusFile(["RUNTIME_DIRECTORY": "/run/touchwire:/run/other"]),
             "/run/touchwire/touchwire.status")
         XCTAssertEqual(RuntimePaths.statusFile(["RUNTIME_DIRECTORY": "/tmp/x"]), "/tmp/x/touchwire.status")
-        XCTAssertEqual(RuntimePaths.statusFile(["RUNTIME_DIRECTORY": "relative"]), "/run/touchwire/touchwire.status")
+        XCTAssertEqual(
+            RuntimePaths.statusFile(["RUNTIME_DIRECTORY": "relative"], isWritable: writable),
+            "/run/touchwire/touchwire.status")
+    }
+
+    /// Issue 31: off a package install (no /run/touchwire this user may write), `run` writes the
+    /// status into $XDG_RUNTIME_DIR, else into a private directory in /tmp, and `status` finds it there.
+    func testStatusFileOffAPackageInstallIsWhereStatusLooks() {
+        let none: (String) -> Bool = { _ in false }
+        let xdg = ["XDG_RUNTIME_DIR": "/run/user/1000"]
+        XCTAssertEqual(
+            RuntimePaths.statusFile(xdg, userID: 1000, isWritable: { $0 == "/run/user/1000" }),
+            "/run/user/1000/touchwire.status")
+        XCTAssertEqual(
+            RuntimePaths.statusFile([:], userID: 1000, isWritable: none), "/tmp/touchwire-1000/touchwire.status")
+        XCTAssertEqual(
+            RuntimePaths.statusFileToRead(xdg, userID: 1000, exists: { $0 == "/run/user/1000/touchwire.status" }),
+            "/run/user/1000/touchwire.status")
+        XCTAssertEqual(
+            RuntimePaths.statusFileToRead([:], userID: 7, exists: { $0 == "/tmp/touchwire-7/touchwire.status" }),
+            "/tmp/touchwire-7/touchwire.status")
+        // The package's service is found first, whoever asks.
+        XCTAssertEqual(
+            RuntimePaths.statusFileToRead(xdg, userID: 1000, exists: { _ in true }), "/run/touchwire/touchwire.status")
     }
 }

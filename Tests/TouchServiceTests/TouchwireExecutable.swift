@@ -22,7 +22,7 @@ extension TouchwireCommandLine {
     var demoBoard: String { repositoryRoot.appendingPathComponent("boards/sim-demo.toml").path }
 
     /// Runs touchwire with `arguments` to completion; a missing executable fails the test.
-    func run(_ arguments: [String]) throws -> TouchwireRun {
+    func run(_ arguments: [String], in directory: URL? = nil) throws -> TouchwireRun {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             XCTFail("touchwire was not built at \(executable.path)")
             return TouchwireRun(status: -1, signalled: false, stdout: "", stderr: "")
@@ -30,6 +30,7 @@ extension TouchwireCommandLine {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

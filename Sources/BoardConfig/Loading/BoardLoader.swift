@@ -61,7 +61,14 @@ package enum BoardLoader {
         board?.file = file
         guard log.isEmpty, let board else {
             if log.isEmpty { log.add("", "invalid board file") }  // unreachable by construction; never crash
-            throw BoardFileError(issues: log.issues)
+            // Each issue names its line too (formats.md §4), found from its key path.
+            let lines = KeyLines(text)
+            throw BoardFileError(
+                issues: log.issues.map { issue in
+                    var issue = issue
+                    if issue.line == nil { issue.line = lines.line(of: issue.keyPath) }
+                    return issue
+                })
         }
         return board
     }
@@ -111,6 +118,7 @@ package enum BoardLoader {
             log.add("region", "at least one [[region]] is required (the root)")
         }
         RegionTreeCheck.check(regions, &log)
+        if let panel { RegionTreeCheck.checkWithinPanel(regions, panel, &log) }
 
         var recognizers: [Located<RecognizerDescription>] = []
         if let items = r.tableArray("recognizer", &log),

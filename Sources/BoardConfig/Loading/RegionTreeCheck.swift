@@ -42,6 +42,28 @@ enum RegionTreeCheck {
         reportCycles(regions, parentOf: parentOf, &log)
     }
 
+    /// A region must lie on the panel (`0…width` × `0…height` px): a frame reaching past it would
+    /// take touches that can never come, and usually means a board copied from a larger panel.
+    static func checkWithinPanel(
+        _ regions: [Located<RegionDescription>], _ panel: PanelDescription, _ log: inout IssueLog
+    ) {
+        let (width, height) = (Double(panel.width), Double(panel.height))
+        for region in regions {
+            let f = region.value.frame
+            guard f.x < 0 || f.y < 0 || f.x + f.width > width || f.y + f.height > height else { continue }
+            log.add(
+                joinPath(region.path, "frame"),
+                "[\(number(f.x)), \(number(f.y)), \(number(f.width)), \(number(f.height))] reaches outside the "
+                    + "\(panel.width)×\(panel.height) px panel "
+                    + "(x + width ≤ \(panel.width), y + height ≤ \(panel.height))"
+            )
+        }
+    }
+
+    private static func number(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+    }
+
     /// Follows parent links from each region, never walking a region twice (linear in the number
     /// of regions): a walk that meets its own trail has found a cycle, reported once at its first
     /// member in file order as `a → b → a`; a walk that meets an earlier walk's trail stops there.
