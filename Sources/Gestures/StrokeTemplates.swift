@@ -217,10 +217,11 @@ public struct StrokeTemplateSet: Sendable, Equatable {
     /// The index of gesture `name` in `names`.
     public func index(of name: String) -> Int? { names.firstIndex(of: name) }
 
-    /// The gesture name of template `i`'s nearest other template ("" when it is alone). For tools.
-    public func nearestOtherGesture(of i: Int) -> String {
+    /// The template nearest to template `i` other than itself (the lowest-numbered at the
+    /// smallest distance), or nil when `i` is alone. Linear in `count` (for tools).
+    public func nearestOther(_ i: Int) -> Int? {
         shapes.withUnsafeBufferPointer { s in
-            var best = -1
+            var best: Int? = nil
             var bestDistance = Double.infinity
             for j in 0..<count where j != i {
                 let d = StrokeShape.distance(
@@ -230,30 +231,19 @@ public struct StrokeTemplateSet: Sendable, Equatable {
                     best = j
                 }
             }
-            return best < 0 ? "" : names[gestureOfTemplate[best]]
+            return best
         }
+    }
+
+    /// The gesture name of template `i`'s nearest other template ("" when it is alone). For tools.
+    public func nearestOtherGesture(of i: Int) -> String {
+        nearestOther(i).map { names[gestureOfTemplate[$0]] } ?? ""
     }
 
     /// Wilson's editing: the indices of the templates whose nearest other template belongs to
     /// another gesture — outliers that would pull strokes of their neighbours' gesture their way.
     /// Dropping them is what `strokes learn --edit` does. Quadratic in `count` (for tools).
     public func misfits() -> [Int] {
-        shapes.withUnsafeBufferPointer { s in
-            var out: [Int] = []
-            for i in 0..<count {
-                var best = -1
-                var bestDistance = Double.infinity
-                for j in 0..<count where j != i {
-                    let d = StrokeShape.distance(
-                        s.baseAddress! + i * StrokeShape.stride, s.baseAddress! + j * StrokeShape.stride)
-                    if d < bestDistance {
-                        bestDistance = d
-                        best = j
-                    }
-                }
-                if best >= 0 && gestureOfTemplate[best] != gestureOfTemplate[i] { out.append(i) }
-            }
-            return out
-        }
+        (0..<count).filter { i in nearestOther(i).map { gestureOfTemplate[$0] != gestureOfTemplate[i] } ?? false }
     }
 }
