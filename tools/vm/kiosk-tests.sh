@@ -110,7 +110,7 @@ if wait_for /tmp/k1.err "controller ready" 20; then
 else
   fail "evdev: not started"; show stderr /tmp/k1.err
 fi
-check "evdev: ready line names the device and its slots" grep -q "controller ready: evdev \"tw test panel\".*$PANEL, multi-touch, 10 slots" /tmp/k1.err
+check "evdev: ready line names the device and its slots" grep -q "controller ready: evdev \"tw test panel\" on $PANEL.*multi-touch, 10 slots" /tmp/k1.err
 twinput read "touchwire keyboard" 30 >/tmp/k1.keys 2>&1 &
 rpid=$!
 wait_for /tmp/k1.keys READY 10 || fail "setup: touchwire keyboard not found"
@@ -357,8 +357,10 @@ check "wake: idle_off_s = 1: bl_power 4 after the idle time, and a display off e
 touch /tmp/k5.dark
 wait $ipid
 sleep 1
+# (Read after the script's last idle second: the screen may be dark again by now, so the wake is
+# read from the display event and the brightness, which blanking leaves as it is.)
 check "wake: the wake tap switched the backlight on at the brightness found (200)" \
-  sh -c "[ \$(cat $BL/bl_power) = 0 ] && [ \$(cat $BL/brightness) = 200 ] && grep -q '\"display\":\"on\",\"cause\":\"touch\"' /tmp/k5.out"
+  sh -c "[ \$(cat $BL/brightness) = 200 ] && grep -q '\"display\":\"on\",\"cause\":\"touch\"' /tmp/k5.out"
 check "wake: two taps recognized, the first and the one after the guard (not the wake tap, not the guard's)" \
   sh -c "[ \$(grep -c '\"recognizer\":\"tap\".*\"state\":\"recognized\"' /tmp/k5.out) = 2 ] && grep -q '\"x\":500.0' /tmp/k5.out && ! grep -q '\"x\":3[01]0.0' /tmp/k5.out"
 check "wake: the exec binding ran twice, never for the swallowed taps" sh -c "[ \$(grep -c bound /tmp/k5.binds) = 2 ]"
