@@ -44,14 +44,15 @@ check "status file in /run/touchwire, 0640, owned by touchwire" wait_for 20 sh -
 check "event socket in /run/touchwire, 0660, owned by touchwire" sh -c \
   '[ -S /run/touchwire/events.sock ] && [ "$(stat -c "%a %U" /run/touchwire/events.sock)" = "660 touchwire" ]'
 check "touchwire status reads /run/touchwire" sh -c 'touchwire status | grep -q "^touchwire status: board board"'
-check "touchwire status --prometheus" sh -c 'touchwire status --prometheus | grep -q "^touchwire_controller_state{board=\"board\",state=\"running\"} 1"'
+# The status file is rewritten once a second: wait for the snapshot that has the controller running.
+check "touchwire status --prometheus" wait_for 20 sh -c 'touchwire status --prometheus | grep -q "^touchwire_controller_state{board=\"board\",state=\"running\"} 1"'
 
 # 3. Reload: a broken board is refused (service unchanged), a fixed one is taken.
 pid=$(mainpid)
 cp "$board" /root/board.good
 sed -i 's/^width = 800 .*/width = "wide"/' "$board"
 systemctl reload touchwire
-if wait_for 20 sh -c 'journalctl -u touchwire -o cat | grep -q "reload refused: /etc/touchwire/board.toml: panel.width"'; then
+if wait_for 20 sh -c 'journalctl -u touchwire -o cat | grep -Eq "reload refused: /etc/touchwire/board.toml(:[0-9]+)?: panel.width"'; then
   pass "broken board refused, problem logged with file and key"
 else
   fail "broken board refused: $(journal | tail -8 | tr '\n' '|')"
