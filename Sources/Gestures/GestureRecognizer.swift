@@ -24,13 +24,13 @@ open class GestureRecognizer {
     }
     @usableFromInline @exclusivity(unchecked) final var engineLink: Unmanaged<GestureEngine>?
 
-    /// `body(engine)` without retaining the engine (the per-frame queries), or `absent` when not installed.
     /// A length in pixels said in the board's own unit for `--explain`: points, through the
     /// engine's `pixelsPerPoint` ("10 pt", not the "8 px" the recognizer compares).
     public final func pointsDescription(_ pixels: Double) -> String {
         wholeDescription(pixels / withEngine(1) { $0.pixelsPerPoint }) + " pt"
     }
 
+    /// `body(engine)` without retaining the engine (the per-frame queries), or `absent` when not installed.
     @inline(__always) final func withEngine<R>(_ absent: R, _ body: (GestureEngine) -> R) -> R {
         guard let e = engineLink else { return absent }
         return e._withUnsafeGuaranteedRef(body)

@@ -114,9 +114,12 @@ open class StrokeGestureRecognizer: GestureRecognizer {
 
     private func describe(_ r: Rejection) -> String {
         switch r {
-        case .tooShort(let length): "a path of \(px(length)) px is shorter than min_length (\(px(minimumLength)) px)"
+        case .tooShort(let length):
+            "a path of \(wholeDescription(length)) px is shorter than min_length "
+                + "(\(wholeDescription(minimumLength)) px)"
         case .tooSmall(let extent):
-            "the stroke spans \(px(extent)) px, less than half of min_length (\(px(minimumLength)) px): no shape"
+            "the stroke spans \(wholeDescription(extent)) px, less than half of min_length "
+                + "(\(wholeDescription(minimumLength)) px): no shape"
         case .noMatch: "no templates, or a stroke with no shape"
         case .notReportable(let g): "the nearest template is \(templates.names[g]), which it does not report"
         case .lowScore(let s): "score \(s) is below min_score \(minimumScore)"
@@ -124,11 +127,6 @@ open class StrokeGestureRecognizer: GestureRecognizer {
         case .everyday(let g): "nearer to a line or an arc than to \(templates.names[g]): an everyday stroke"
         case .structure(let g): "not shaped as \(templates.names[g]) is (a check turns once, down then up)"
         }
-    }
-
-    /// Whole pixels for a message; a value no Int holds (a hostile trace's 1e308) as it is.
-    private func px(_ v: Double) -> String {
-        v.isFinite && abs(v) < 1e15 ? "\(Int(v))" : "\(v)"
     }
 
     /// Classifies the buffered stroke: nil when recognized, otherwise why not.

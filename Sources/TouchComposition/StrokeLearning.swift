@@ -139,9 +139,7 @@ package enum StrokeLearning {
         }
     }
 
-    private static func format(_ v: Double) -> String {
-        v.isFinite && abs(v) < 1e15 ? String(Int(v.rounded())) : "\(v)"
-    }
+    private static func format(_ v: Double) -> String { wholeDescription(v.rounded()) }
 
     /// The largest coordinate, in px, that the template file's reader accepts
     /// (`StrokeTemplateFile.parse`: "two numbers of at most 1e6").
