@@ -115,11 +115,11 @@ open class StrokeGestureRecognizer: GestureRecognizer {
     private func describe(_ r: Rejection) -> String {
         switch r {
         case .tooShort(let length):
-            "a path of \(wholeDescription(length)) px is shorter than min_length "
-                + "(\(wholeDescription(minimumLength)) px)"
+            "a path of \(pointsDescription(length)) is shorter than min_length "
+                + "(\(pointsDescription(minimumLength)))"
         case .tooSmall(let extent):
-            "the stroke spans \(wholeDescription(extent)) px, less than half of min_length "
-                + "(\(wholeDescription(minimumLength)) px): no shape"
+            "the stroke spans \(pointsDescription(extent)), less than half of min_length "
+                + "(\(pointsDescription(minimumLength))): no shape"
         case .noMatch: "no templates, or a stroke with no shape"
         case .notReportable(let g): "the nearest template is \(templates.names[g]), which it does not report"
         case .lowScore(let s): "score \(s) is below min_score \(minimumScore)"

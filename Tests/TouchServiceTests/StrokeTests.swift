@@ -178,6 +178,19 @@ final class StrokeTests: XCTestCase {
         }
     }
 
+    /// `--explain` quotes min_length in the board's own unit, points, as every recognizer's
+    /// thresholds are (a 2 px/pt panel: min_length 30 pt is 60 px; a 40 px stroke is 20 pt).
+    func testExplainQuotesMinLengthInPoints() {
+        let root = Region(name: "screen", frame: Rect(x: 0, y: 0, width: 480, height: 480))
+        let engine = GestureEngine(root: root, pixelsPerPoint: 2)
+        engine.add(StrokeGestureRecognizer(name: "s", templates: .builtIn, minimumLength: 60), to: root)
+        var lines: [String] = []
+        engine.diagnostics = { lines.append("\($0)") }
+        draw(engine, at: 0, (0...4).map { Point(x: 100 + 10 * Double($0), y: 100) })
+        XCTAssertTrue(
+            lines.contains { $0.contains("a path of 20 pt is shorter than min_length (30 pt)") }, "\(lines)")
+    }
+
     func testADrawnCheckIsRecognizedWithItsNameAndScore() throws {
         let r = StrokeGestureRecognizer(name: "s", templates: .builtIn)
         let (engine, sink) = harness(r)
