@@ -49,10 +49,12 @@
     /// Accuracy: nearly always correctly rounded. Against 160-bit arithmetic (mpmath) on 100,000
     /// arguments (panel-sized and 2^±100), 2 results were not, and the largest error was 0.5002
     /// ulp; `PortableMathTests` holds it within 1 ulp of Glibc's atan2 on 400,000 arguments and
-    /// correctly rounded where Glibc's is not. Method: the quotient of the smaller magnitude by the larger, r in [0, 1], is moved
-    /// to the nearest sixteenth c, r' = (r − c) / (1 + r·c) with |r'| ≤ 1/32 (atan r =
-    /// atan c + atan r'); atan r' is its Taylor series to r'^11 (the next term is below 2^-60 of
-    /// r'); atan c is a table of 17 double pairs (value and remainder, computed to 60 digits); the
+    /// correctly rounded where Glibc's is not.
+    ///
+    /// Method: the quotient of the smaller magnitude by the larger, r in [0, 1], is moved to the
+    /// nearest sixteenth c, r' = (r − c) / (1 + r·c) with |r'| ≤ 1/32 (atan r = atan c + atan r');
+    /// atan r' is its Taylor series to r'^11 (the next term is below 2^-60 of r'); atan c is a
+    /// table of 17 double pairs (value and remainder, computed to 60 digits); the quotients and
     /// sums are kept as value-and-error pairs until the last rounding. About 90 operations.
     @inlinable
     package static func atan2(_ y: Double, _ x: Double) -> Double {
