@@ -51,6 +51,29 @@ final class CommandLineTests: XCTestCase, TouchwireCommandLine {
         XCTAssertTrue(result.stdout.contains(#""recognizer":"double-tap","kind":"tap","state":"recognized""#))
     }
 
+    /// The kiosk workload shipped in traces/ (what `bench` and `tools/callgrind-engine` play, and
+    /// what `mcu/run` replays on the emulated microcontroller) is `KioskScript`, and replays on the
+    /// kiosk board to every recognizer kind, the checkmark and the rotation included.
+    /// `TOUCHWIRE_WRITE_FIXTURES=1` rewrites it from `KioskScript` (then commit the file).
+    func testShippedKioskTraceIsTheKioskWorkloadAndReplaysOnTheKioskBoard() throws {
+        let path = repositoryRoot.appendingPathComponent("traces/kiosk.jsonl").path
+        let kiosk = Trace(
+            header: TraceHeader(panelWidth: 800, panelHeight: 480, source: "touchwire kiosk script"),
+            frames: KioskScript.frames())
+        if ProcessInfo.processInfo.environment["TOUCHWIRE_WRITE_FIXTURES"] == "1" {
+            try TraceWriter.write(kiosk, toPath: path)
+        }
+        let shipped = try TraceReader.read(path: path)
+        XCTAssertEqual(shipped.header, kiosk.header)
+        XCTAssertEqual(shipped.frames, kiosk.frames)
+        let board = repositoryRoot.appendingPathComponent("boards/kiosk-sim.toml").path
+        let result = try run(["replay", path, "--board", board])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        for kind in ["tap", "long_press", "pan", "swipe", "pinch", "rotation", "checkmark"] {
+            XCTAssertTrue(result.stdout.contains(#""kind":"\#(kind)""#), "no \(kind) event")
+        }
+    }
+
     /// A trace recorded on another panel is refused with both sizes, not replayed to silence.
     func testReplayOnABoardOfAnotherPanelSizeIsRefusedNamingBothSizes() throws {
         let trace = repositoryRoot.appendingPathComponent("data/unistroke/s01.jsonl").path

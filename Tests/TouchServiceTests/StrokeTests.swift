@@ -427,6 +427,26 @@ final class StrokeTests: XCTestCase {
         }
     }
 
+    /// The built-in templates are a compact table in the engine (`BuiltInStrokeTable`, about a third
+    /// of the text's flash, nothing to parse) that decodes to exactly the points of the template file
+    /// `tools/strokes-builtin` writes beside it, so they are prepared into exactly the shapes that
+    /// file gives: the host recognizes what it recognized from the text, and so does the firmware.
+    func testBuiltInTableDecodesToTheShippedTemplateFileBitForBit() throws {
+        let path = repositoryRoot.appendingPathComponent("data/strokes-builtin.jsonl").path
+        let file = try StrokeTemplateFile.parse(String(contentsOfFile: path, encoding: .utf8), file: path)
+        let table = StrokeTemplateSet.builtInTemplates
+        XCTAssertEqual(table.count, file.count)
+        for (i, (a, b)) in zip(table, file).enumerated() where a != b {
+            XCTFail(
+                "template \(i): the table has \(a.name) \(a.points.prefix(3)), the file \(b.name) \(b.points.prefix(3))"
+            )
+            break
+        }
+        XCTAssertEqual(StrokeTemplateSet.builtIn, try StrokeTemplateSet(file))
+        XCTAssertEqual(StrokeTemplateSet.builtIn.names.count, 16)
+        XCTAssertEqual(table.first?.points.prefix(2), [Point(x: 69, y: 228), Point(x: 72.4, y: 223.4)])
+    }
+
     func testLabelsNeedTheirColumnsAndNameTheLine() {
         XCTAssertEqual(
             try StrokeLearning.parseLabels("x,gesture,t_end_us,t_start_us\n1,v,20,10\n", file: "l.csv"),
