@@ -318,7 +318,7 @@ final class FaultRecoveryTests: XCTestCase {
         XCTAssertFalse(stage.start(at: .zero))
         guard case .missing = stage.state else { return XCTFail("\(stage.state)") }
         for ms in stride(from: Int64(0), to: 1_000, by: 10) { stage.poll(at: .milliseconds(ms)) }
-        world.bus.attach(world.model)
+        world.bus.attach(try XCTUnwrap(world.controllerModel))
         for ms in stride(from: Int64(1_000), to: 8_000, by: 10) { stage.poll(at: .milliseconds(ms)) }
         XCTAssertEqual(stage.state, .running)
     }
