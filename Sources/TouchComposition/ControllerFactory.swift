@@ -194,6 +194,9 @@ package enum ControllerFactory {
         case .cst816s:
             let config = CST816Driver<Bus>.Configuration(address: address, panelWidth: rawW, panelHeight: rawH)
             return CST816Driver(bus: bus, configuration: config, lines: lines, timing: timing)
+        case .icn8318:
+            return ICN8318Driver(
+                bus: bus, address: address, panelWidth: rawW, panelHeight: rawH, lines: lines, timing: timing)
         }
     }
 
@@ -228,6 +231,9 @@ package enum ControllerFactory {
                 throw e
             }
             return d.identity ?? ControllerIdentity(chipName: "CST816", address: address)
+        case .icn8318:
+            return try ICN8318Driver(bus: bus, address: address, panelWidth: 4096, panelHeight: 4096, timing: .system)
+                .identify()
         }
     }
 
@@ -252,6 +258,14 @@ package enum ControllerFactory {
                 }, setReset: { active, intHigh in _ = m.setReset(active, intHigh: intHigh) })
         case .cst816s:
             let m = CST816Model(address: address)
+            return SimulatedChip(
+                model: m,
+                connect: { clock, pulse in
+                    m.clock = clock
+                    m.onInterrupt = pulse
+                }, setReset: { active, _ in m.setReset(active) })
+        case .icn8318:
+            let m = ICN8318Model(address: address)
             return SimulatedChip(
                 model: m,
                 connect: { clock, pulse in

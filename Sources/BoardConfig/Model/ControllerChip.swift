@@ -15,6 +15,8 @@ package enum ControllerChip: String, Sendable, Equatable, Hashable, CaseIterable
     case gt911
     /// Hynitron CST816S: 1 contact; sleeps off the bus after ~2 s idle.
     case cst816s
+    /// Chipone ICN8318: 5 contacts, address 0x40; no identification register.
+    case icn8318
 
     /// The 7-bit address used when a board file gives none.
     package var defaultAddress: I2CAddress {
@@ -22,6 +24,7 @@ package enum ControllerChip: String, Sendable, Equatable, Hashable, CaseIterable
         case .ft6x36, .ft5x06: I2CAddress(0x38)
         case .gt911: I2CAddress(0x5D)
         case .cst816s: I2CAddress(0x15)
+        case .icn8318: I2CAddress(0x40)
         }
     }
 
@@ -29,7 +32,7 @@ package enum ControllerChip: String, Sendable, Equatable, Hashable, CaseIterable
     package var alternateAddresses: [I2CAddress] {
         switch self {
         case .gt911: [I2CAddress(0x14)]
-        case .ft6x36, .ft5x06, .cst816s: []
+        case .ft6x36, .ft5x06, .cst816s, .icn8318: []
         }
     }
 
@@ -40,6 +43,7 @@ package enum ControllerChip: String, Sendable, Equatable, Hashable, CaseIterable
         case .ft5x06: 5
         case .gt911: 5
         case .cst816s: 1
+        case .icn8318: 5
         }
     }
 
@@ -50,6 +54,7 @@ package enum ControllerChip: String, Sendable, Equatable, Hashable, CaseIterable
         case .ft6x36, .ft5x06: "FocalTech FT5x06/FT6x36"
         case .gt911: "Goodix GT911"
         case .cst816s: "Hynitron CST816"
+        case .icn8318: "Chipone ICN8318"
         }
     }
 
@@ -57,7 +62,7 @@ package enum ControllerChip: String, Sendable, Equatable, Hashable, CaseIterable
     package var probeHint: String? {
         switch self {
         case .cst816s: "a CST816 sleeps off the bus after ~2 s idle: touch the screen or wire its reset line and retry"
-        case .ft6x36, .ft5x06, .gt911: nil
+        case .ft6x36, .ft5x06, .gt911, .icn8318: nil
         }
     }
 
@@ -65,7 +70,7 @@ package enum ControllerChip: String, Sendable, Equatable, Hashable, CaseIterable
     package var hasReportRate: Bool {
         switch self {
         case .ft6x36, .ft5x06: true
-        case .gt911, .cst816s: false
+        case .gt911, .cst816s, .icn8318: false
         }
     }
 
