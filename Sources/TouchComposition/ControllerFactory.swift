@@ -93,28 +93,24 @@ package enum ControllerFactory {
                     loopPeriod = last.timestamp.microseconds(since: first.timestamp) + 1_000_000
                 }
             }
-            let bus = SimulatedI2CBus()
             var chips: [String: Int] = [:]
             for l in [interrupt, reset].compactMap({ $0 }) { chips[l.id.chip] = max(64, l.id.offset + 1) }
             let gpio = chips.isEmpty ? nil : SimulatedGPIO(chips: chips, clock: { start })
             let player = TouchScriptPlayer(frames: frames, start: start, loopPeriod: loopPeriod)
             let world: SimulatedTouchWorld
-            let simulatedChip: SimulatedChip?
             switch c.input {
             case .controller(let chip):
                 let model = Self.simulatedChip(
                     chip, address: c.address ?? chip.defaultAddress, width: rawW, height: rawH)
+                let bus = SimulatedI2CBus()
                 world = SimulatedTouchWorld(
-                    bus: bus, panel: .controller(model.model), player: player, gpio: gpio, interruptLine: interrupt,
+                    panel: .controller(model.model, on: bus), player: player, gpio: gpio, interruptLine: interrupt,
                     start: start)
-                wire(world, chip: model, interrupt: interrupt, reset: reset)
-                simulatedChip = model
+                wire(world, chip: model, on: bus, interrupt: interrupt, reset: reset)
             case .evdev:
                 let device = SimulatedInputDevice(scriptWidth: rawW, scriptHeight: rawH)
                 world = SimulatedTouchWorld(
-                    bus: bus, panel: .inputDevice(device), player: player, gpio: gpio, interruptLine: interrupt,
-                    start: start)
-                simulatedChip = nil
+                    panel: .inputDevice(device), player: player, gpio: gpio, interruptLine: interrupt, start: start)
             }
             let lines = ControllerLines(provider: gpio, interrupt: interrupt, reset: reset)
             let now: () -> Instant
@@ -131,11 +127,11 @@ package enum ControllerFactory {
             }
             let driver: any TouchInputSource
             switch world.panel {
-            case .controller:
-                guard let chip = c.chip, let simulatedChip else { throw .noSimulation(board: board.location) }
+            case .controller(let model, let bus):
+                guard let chip = c.chip else { throw .noSimulation(board: board.location) }
                 driver = makeDriver(
-                    chip, address: simulatedChip.model.address, reportRate: c.reportRate, bus: bus, lines: lines,
-                    timing: timing, rawW: rawW, rawH: rawH)
+                    chip, address: model.address, reportRate: c.reportRate, bus: bus, lines: lines, timing: timing,
+                    rawW: rawW, rawH: rawH)
             case .inputDevice(let device):
                 driver = EvdevController(source: device, rawWidth: rawW, rawHeight: rawH, timing: timing)
             }
@@ -277,7 +273,8 @@ package enum ControllerFactory {
 
     /// Connects the chip model to the world's clock and, when wired, to the simulated INT and reset lines.
     static func wire(
-        _ world: SimulatedTouchWorld, chip: SimulatedChip, interrupt: ControllerLine?, reset: ControllerLine?
+        _ world: SimulatedTouchWorld, chip: SimulatedChip, on bus: SimulatedI2CBus, interrupt: ControllerLine?,
+        reset: ControllerLine?
     ) {
         let clock: () -> Instant = { [unowned world] in world.now }
         let pulse: (Instant) -> Void = { [unowned world] t in world.pulseInterrupt(at: t) }
@@ -286,7 +283,7 @@ package enum ControllerFactory {
         guard let gpio = world.gpio, let reset else { return }
         let model = chip.model
         let setReset = chip.setReset
-        gpio.onOutputChange = { [unowned world, unowned gpio] id, active, _ in
+        gpio.onOutputChange = { [unowned gpio, unowned bus] id, active, _ in
             guard id == reset.id else { return }
             // INT's physical level at the moment RST is released (nil when not driven: floating).
             var intHigh: Bool? = nil
@@ -296,8 +293,8 @@ package enum ControllerFactory {
             let before = model.address
             setReset(active, intHigh)
             if model.address != before {  // a GT911 latches its address from INT at reset
-                world.bus.detach(before)
-                world.bus.attach(model)
+                bus.detach(before)
+                bus.attach(model)
             }
         }
     }

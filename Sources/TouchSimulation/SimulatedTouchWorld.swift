@@ -4,15 +4,15 @@ import TouchDrivers
 /// What a simulated board's script is shown to: a register-level controller model on the
 /// simulated I2C bus, or a simulated Linux input device (`chip = "evdev"`, no bus at all).
 package enum SimulatedPanel {
-    /// A chip model, attached to the world's bus at its address; an I2C driver reads it.
-    case controller(any I2CDeviceModel & TouchPresenting)
+    /// A chip model, attached to `bus` at its address; an I2C driver reads that bus.
+    case controller(any I2CDeviceModel & TouchPresenting, on: SimulatedI2CBus)
     /// An evdev-shaped device; `EvdevController` reads it as it reads `/dev/input/eventN`.
     case inputDevice(SimulatedInputDevice)
 
     /// What the script player presents frames to.
     package var presenter: any TouchPresenting {
         switch self {
-        case .controller(let m): m
+        case .controller(let m, _): m
         case .inputDevice(let d): d
         }
     }
@@ -30,14 +30,16 @@ package enum SimulatedPanel {
 ///
 /// Single-threaded: owned by the driver thread.
 package final class SimulatedTouchWorld {
-    /// The simulated I2C bus; the controller model is on it (empty for an input device).
-    package let bus: SimulatedI2CBus
     package let panel: SimulatedPanel
+    /// The simulated I2C bus the controller model is on; nil for an input device, which has none.
+    package var bus: SimulatedI2CBus? {
+        if case .controller(_, let bus) = panel { bus } else { nil }
+    }
     /// What the script is presented to (the controller model or the input device).
     package var model: any TouchPresenting { panel.presenter }
     /// The controller model on the bus, nil for an input device.
     package var controllerModel: (any I2CDeviceModel & TouchPresenting)? {
-        if case .controller(let m) = panel { m } else { nil }
+        if case .controller(let m, _) = panel { m } else { nil }
     }
     package private(set) var player: TouchScriptPlayer
     /// The simulated GPIO chip, when the board wires INT or reset.
@@ -48,16 +50,15 @@ package final class SimulatedTouchWorld {
     package private(set) var now: Instant
 
     package init(
-        bus: SimulatedI2CBus, panel: SimulatedPanel, player: TouchScriptPlayer,
+        panel: SimulatedPanel, player: TouchScriptPlayer,
         gpio: SimulatedGPIO? = nil, interruptLine: ControllerLine? = nil, start: Instant = .zero
     ) {
-        self.bus = bus
         self.panel = panel
         self.player = player
         self.gpio = gpio
         self.interruptLine = interruptLine
         now = start
-        if case .controller(let m) = panel { bus.attach(m) }
+        if case .controller(let m, let bus) = panel { bus.attach(m) }
     }
 
     /// Presents the script's frame for `time` in the model's registers (as a finger on the glass would).
