@@ -2,8 +2,8 @@ import FuzzSupport
 import TouchCore
 import TouchDrivers
 
-/// The three controller decoders on any bytes: never trap, never more contacts than asked for,
-/// never a contact off the panel. Byte 0 picks the panel size and point limit.
+/// Every controller decoder on any bytes: never trap, never more contacts than asked for (the
+/// ICN8318's: its 5), never a contact off the panel. Byte 0 picks the panel size and point limit.
 func fuzz(_ input: UnsafeRawBufferPointer) {
     guard let selector = input.first else { return }
     let bytes = UnsafeRawBufferPointer(rebasing: input.dropFirst())
@@ -13,8 +13,10 @@ func fuzz(_ input: UnsafeRawBufferPointer) {
     let f = FocalTechDecoder.decode(bytes, at: .zero, maxPoints: maxPoints, panelWidth: width, panelHeight: height)
     let g = GT911Decoder.decode(bytes, at: .zero, maxPoints: maxPoints, panelWidth: width, panelHeight: height)
     let c = CST816Decoder.decode(bytes, at: .zero, panelWidth: width, panelHeight: height)
-    for frame in [f.frame, g.frame, c.frame] {
-        precondition(frame.count <= maxPoints, "more contacts than maxPoints")
+    let i = ICN8318Decoder.decode(bytes, at: .zero, panelWidth: width, panelHeight: height)
+    precondition(i.frame.count <= ICN8318Registers.maxPoints, "more contacts than an ICN8318 reports")
+    for (frame, limit) in [(f.frame, maxPoints), (g.frame, maxPoints), (c.frame, maxPoints), (i.frame, 5)] {
+        precondition(frame.count <= limit, "more contacts than maxPoints")
         for contact in frame.contacts {
             precondition(
                 contact.position.x >= 0 && contact.position.x < Double(width) && contact.position.y >= 0

@@ -6,10 +6,19 @@ import TouchService
 import TouchSimulation
 import TouchTrace
 
+/// A chip model for the simulated bus and how the world wires it (`ControllerFactory.simulatedChip`).
+package struct SimulatedChip {
+    package var model: any I2CDeviceModel & TouchPresenting
+    /// Gives the model the world's clock and the INT pulse to call when it loads a report.
+    package var connect: (_ clock: @escaping () -> Instant, _ pulse: @escaping (Instant) -> Void) -> Void
+    /// Drives the model's reset (or wake) line: active, and INT's level at release (nil: floating).
+    package var setReset: (_ active: Bool, _ intHigh: Bool?) -> Void
+}
+
 /// Everything the driver stage needs for one board's controller.
 package struct ControllerSetup {
     /// The driver; on a simulated board, a `SimulatedController` around the real driver.
-    package var controller: any TouchController
+    package var controller: any TouchInputSource
     /// The simulated world behind `controller` (nil on real hardware): for the commands and tests
     /// that steer or inspect it. The pipeline never sees it.
     package var simulation: SimulatedTouchWorld?
@@ -20,9 +29,10 @@ package struct ControllerSetup {
     package var pollIntervalMicroseconds: Int64
 }
 
-/// Builds the controller driver a board names: by `controller.chip`, on the simulated bus
-/// (`bus = "sim"`, with a register-level model of the same chip) or on `/dev/i2c-N` (with
-/// libgpiod INT/reset lines when the board wires them).
+/// Builds the touch input a board names (`controller.chip`): an I2C controller's driver on the
+/// simulated bus (`bus = "sim"`, with a register-level model of the same chip) or on `/dev/i2c-N`
+/// (with libgpiod INT/reset lines when the board wires them); or an input device, simulated or
+/// real (`EvdevSetup`). Every per-family switch here is exhaustive over `ControllerChip`.
 package enum ControllerFactory {
     /// The panel transform of a board: rotation, swap, invert and calibration into `[panel]` pixels.
     package static func transform(_ board: BoardDescription, _ c: ControllerDescription) -> PanelTransform {
@@ -83,16 +93,25 @@ package enum ControllerFactory {
                     loopPeriod = last.timestamp.microseconds(since: first.timestamp) + 1_000_000
                 }
             }
-            let bus = SimulatedI2CBus()
             var chips: [String: Int] = [:]
             for l in [interrupt, reset].compactMap({ $0 }) { chips[l.id.chip] = max(64, l.id.offset + 1) }
             let gpio = chips.isEmpty ? nil : SimulatedGPIO(chips: chips, clock: { start })
-            let model = makeModel(c, width: rawW, height: rawH)
-            let world = SimulatedTouchWorld(
-                bus: bus, model: model,
-                player: TouchScriptPlayer(frames: frames, start: start, loopPeriod: loopPeriod), gpio: gpio,
-                interruptLine: interrupt, start: start)
-            wire(world, model: model, interrupt: interrupt, reset: reset)
+            let player = TouchScriptPlayer(frames: frames, start: start, loopPeriod: loopPeriod)
+            let world: SimulatedTouchWorld
+            switch c.input {
+            case .controller(let chip):
+                let model = Self.simulatedChip(
+                    chip, address: c.address ?? chip.defaultAddress, width: rawW, height: rawH)
+                let bus = SimulatedI2CBus()
+                world = SimulatedTouchWorld(
+                    panel: .controller(model.model, on: bus), player: player, gpio: gpio, interruptLine: interrupt,
+                    start: start)
+                wire(world, chip: model, on: bus, interrupt: interrupt, reset: reset)
+            case .evdev:
+                let device = SimulatedInputDevice(scriptWidth: rawW, scriptHeight: rawH)
+                world = SimulatedTouchWorld(
+                    panel: .inputDevice(device), player: player, gpio: gpio, interruptLine: interrupt, start: start)
+            }
             let lines = ControllerLines(provider: gpio, interrupt: interrupt, reset: reset)
             let now: () -> Instant
             let pass: (Int64) -> Void
@@ -106,9 +125,16 @@ package enum ControllerFactory {
                 pass = { [unowned world] in world.sleep(microseconds: $0) }
                 timing = world.timing
             }
-            let driver =
-                EvdevSetup.simulatedDriver(model, timing: timing, rawW: rawW, rawH: rawH)
-                ?? makeDriver(c, bus: bus, lines: lines, timing: timing, rawW: rawW, rawH: rawH)
+            let driver: any TouchInputSource
+            switch world.panel {
+            case .controller(let model, let bus):
+                guard let chip = c.chip else { throw .noSimulation(board: board.location) }
+                driver = makeDriver(
+                    chip, address: model.address, reportRate: c.reportRate, bus: bus, lines: lines, timing: timing,
+                    rawW: rawW, rawH: rawH)
+            case .inputDevice(let device):
+                driver = EvdevController(source: device, rawWidth: rawW, rawHeight: rawH, timing: timing)
+            }
             let period = Int64(1_000_000 / max(1, sim.reportRateHz))
             return ControllerSetup(
                 controller: SimulatedController(driver: driver, world: world, clock: now, sleep: pass),
@@ -119,6 +145,12 @@ package enum ControllerFactory {
                 board, selector: selector, grab: c.grab, transform: transform, protection: protection, rawW: rawW,
                 rawH: rawH, pollIntervalMilliseconds: c.pollIntervalMilliseconds)
         case .device(let path):
+            // The board reader gives `chip = "evdev"` no I2C bus; should it happen, one clear error.
+            guard let chip = c.chip else {
+                throw .device(
+                    board: board.location, what: "controller.bus",
+                    reason: "chip = \"evdev\" reads /dev/input (device = or name =), not the I2C bus \(path)")
+            }
             let bus: LinuxI2CBus
             do throws(I2CError) {
                 bus = try LinuxI2CBus(path: path)
@@ -127,7 +159,9 @@ package enum ControllerFactory {
             }
             let provider: (any GPIOProvider)? = (interrupt != nil || reset != nil) ? LinuxGPIO() : nil
             let lines = ControllerLines(provider: provider, interrupt: interrupt, reset: reset)
-            let driver = makeDriver(c, bus: bus, lines: lines, timing: .system, rawW: rawW, rawH: rawH)
+            let driver = makeDriver(
+                chip, address: c.address ?? chip.defaultAddress, reportRate: c.reportRate, bus: bus, lines: lines,
+                timing: .system, rawW: rawW, rawH: rawH)
             let period = Int64(c.pollIntervalMilliseconds) * 1000
             return ControllerSetup(
                 controller: driver, simulation: nil, transform: transform, protection: protection,
@@ -135,77 +169,132 @@ package enum ControllerFactory {
         }
     }
 
-    /// The driver for `c.chip` on `bus`.
+    /// The driver for `chip` at `address` on `bus`. Exhaustive: a new `ControllerChip` does not
+    /// compile until it has its driver here.
     package static func makeDriver<Bus: I2CBus>(
-        _ c: ControllerDescription, bus: Bus, lines: ControllerLines, timing: DriverTiming, rawW: Int, rawH: Int
-    ) -> any TouchController {
-        switch c.chip {
+        _ chip: ControllerChip, address: I2CAddress, reportRate: Int? = nil, bus: Bus, lines: ControllerLines,
+        timing: DriverTiming, rawW: Int, rawH: Int
+    ) -> any TouchInputSource {
+        switch chip {
         case .ft6x36, .ft5x06:
             let config = FT6x36Driver<Bus>.Configuration(
-                address: c.address, maxPoints: c.chip.maxContacts, panelWidth: rawW, panelHeight: rawH,
-                interruptTrigger: lines.hasInterrupt, familyName: c.chip == .ft6x36 ? "FT6x36" : "FT5x06",
-                reportRate: c.reportRate.map { UInt8(clamping: $0) })
+                address: address, maxPoints: chip.maxContacts, panelWidth: rawW, panelHeight: rawH,
+                interruptTrigger: lines.hasInterrupt, familyName: chip == .ft6x36 ? "FT6x36" : "FT5x06",
+                reportRate: reportRate.map { UInt8(clamping: $0) })
             return FT6x36Driver(bus: bus, configuration: config, lines: lines, timing: timing)
         case .gt911:
             let config = GT911Driver<Bus>.Configuration(
-                address: c.address, maxPoints: c.chip.maxContacts, panelWidth: rawW, panelHeight: rawH,
+                address: address, maxPoints: chip.maxContacts, panelWidth: rawW, panelHeight: rawH,
                 waitsForReady: lines.hasInterrupt)
             return GT911Driver(bus: bus, configuration: config, lines: lines, timing: timing)
         case .cst816s:
-            let config = CST816Driver<Bus>.Configuration(address: c.address, panelWidth: rawW, panelHeight: rawH)
+            let config = CST816Driver<Bus>.Configuration(address: address, panelWidth: rawW, panelHeight: rawH)
             return CST816Driver(bus: bus, configuration: config, lines: lines, timing: timing)
-        case .evdev:
-            return EvdevSetup.misrouted(rawW: rawW, rawH: rawH)
+        case .icn8318:
+            return ICN8318Driver(
+                bus: bus, address: address, panelWidth: rawW, panelHeight: rawH, lines: lines, timing: timing)
         }
     }
 
-    static func makeModel(_ c: ControllerDescription, width: Int, height: Int) -> any I2CDeviceModel & TouchPresenting {
-        switch c.chip {
-        case .ft6x36, .ft5x06: return FT6x36Model(address: c.address)
-        case .gt911: return GT911Model(address: c.address, width: width, height: height)
-        case .cst816s: return CST816Model(address: c.address)
-        case .evdev: return SimulatedInputDevice(scriptWidth: width, scriptHeight: height)
+    /// What `probe` learns from `chip` at `address` without resetting it or configuring it:
+    /// its identity, or the I2C error of the attempt. Exhaustive, like `makeDriver`.
+    package static func identify<Bus: I2CBus>(
+        _ chip: ControllerChip, at address: I2CAddress, on bus: Bus
+    ) throws(I2CError) -> ControllerIdentity {
+        switch chip {
+        case .ft6x36, .ft5x06:
+            return try FT6x36Driver(
+                bus: bus, configuration: .ft5x06(panelWidth: 4096, panelHeight: 4096, address: address),
+                timing: .system
+            )
+            .identify()
+        case .gt911:
+            return try GT911Driver(
+                bus: bus, configuration: .init(address: address, panelWidth: 4096, panelHeight: 4096), timing: .system
+            )
+            .identify(at: address)
+        case .cst816s:
+            let d = CST816Driver(
+                bus: bus,
+                configuration: .init(address: address, panelWidth: 4096, panelHeight: 4096, disablesAutoSleep: false),
+                timing: .system)
+            do throws(TouchInputError) {
+                try d.start()
+            } catch {
+                guard case .bus(let e) = error else {
+                    throw .failed(operation: "\(error)", address: address, errno: 0)
+                }
+                throw e
+            }
+            return d.identity ?? ControllerIdentity(chipName: "CST816", address: address)
+        case .icn8318:
+            return try ICN8318Driver(bus: bus, address: address, panelWidth: 4096, panelHeight: 4096, timing: .system)
+                .identify()
         }
     }
 
-    /// Connects the model to the world's clock and, when wired, to the simulated INT and reset lines.
+    /// A register-level model of `chip` at `address` for the simulated bus, with how the world
+    /// connects it (its clock, its INT pulses) and drives its reset line. Exhaustive, like
+    /// `makeDriver`: a new `ControllerChip` does not compile until it has its model here.
+    package static func simulatedChip(
+        _ chip: ControllerChip, address: I2CAddress, width: Int, height: Int
+    ) -> SimulatedChip {
+        switch chip {
+        case .ft6x36, .ft5x06:
+            let m = FT6x36Model(address: address)
+            return SimulatedChip(
+                model: m, connect: { _, pulse in m.onInterrupt = pulse }, setReset: { active, _ in m.setReset(active) })
+        case .gt911:
+            let m = GT911Model(address: address, width: width, height: height)
+            return SimulatedChip(
+                model: m,
+                connect: { clock, pulse in
+                    m.clock = clock
+                    m.onInterrupt = pulse
+                }, setReset: { active, intHigh in _ = m.setReset(active, intHigh: intHigh) })
+        case .cst816s:
+            let m = CST816Model(address: address)
+            return SimulatedChip(
+                model: m,
+                connect: { clock, pulse in
+                    m.clock = clock
+                    m.onInterrupt = pulse
+                }, setReset: { active, _ in m.setReset(active) })
+        case .icn8318:
+            let m = ICN8318Model(address: address)
+            return SimulatedChip(
+                model: m,
+                connect: { clock, pulse in
+                    m.clock = clock
+                    m.onInterrupt = pulse
+                }, setReset: { active, _ in m.setReset(active) })
+        }
+    }
+
+    /// Connects the chip model to the world's clock and, when wired, to the simulated INT and reset lines.
     static func wire(
-        _ world: SimulatedTouchWorld, model: any I2CDeviceModel & TouchPresenting, interrupt: ControllerLine?,
+        _ world: SimulatedTouchWorld, chip: SimulatedChip, on bus: SimulatedI2CBus, interrupt: ControllerLine?,
         reset: ControllerLine?
     ) {
         let clock: () -> Instant = { [unowned world] in world.now }
         let pulse: (Instant) -> Void = { [unowned world] t in world.pulseInterrupt(at: t) }
         if let gpio = world.gpio { gpio.clock = clock }
-        switch model {
-        case let m as GT911Model:
-            m.clock = clock
-            m.onInterrupt = pulse
-        case let m as CST816Model:
-            m.clock = clock
-            m.onInterrupt = pulse
-        case let m as FT6x36Model:
-            m.onInterrupt = pulse
-        default: break
-        }
+        chip.connect(clock, pulse)
         guard let gpio = world.gpio, let reset else { return }
-        gpio.onOutputChange = { [unowned world, unowned gpio] id, active, _ in
+        let model = chip.model
+        let setReset = chip.setReset
+        gpio.onOutputChange = { [unowned gpio, unowned bus] id, active, _ in
             guard id == reset.id else { return }
-            switch world.model {
-            case let m as GT911Model:
-                // INT's physical level at the moment RST is released (nil when not driven: floating).
-                var intHigh: Bool? = nil
-                if let interrupt, gpio.isOutput(interrupt.id) {
-                    intHigh = gpio.isActive(interrupt.id) != interrupt.activeLow
-                }
-                let before = m.address
-                m.setReset(active, intHigh: intHigh)
-                if m.address != before {
-                    world.bus.detach(before)
-                    world.bus.attach(m)
-                }
-            case let m as CST816Model: m.setReset(active)
-            case let m as FT6x36Model: m.setReset(active)
-            default: break
+            // INT's physical level at the moment RST is released (nil when not driven: floating).
+            var intHigh: Bool? = nil
+            if let interrupt, gpio.isOutput(interrupt.id) {
+                intHigh = gpio.isActive(interrupt.id) != interrupt.activeLow
+            }
+            let before = model.address
+            setReset(active, intHigh)
+            if model.address != before {  // a GT911 latches its address from INT at reset
+                bus.detach(before)
+                bus.attach(model)
             }
         }
     }

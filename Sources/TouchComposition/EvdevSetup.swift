@@ -3,7 +3,6 @@ import TouchCore
 import TouchDrivers
 import TouchLinux
 import TouchService
-import TouchSimulation
 
 /// The controller of a `chip = "evdev"` board: a Linux input device opened, checked and (with
 /// `grab = true`) grabbed before anything starts, so a missing device, a permission problem or a
@@ -29,31 +28,5 @@ enum EvdevSetup {
         return ControllerSetup(
             controller: controller, simulation: nil, transform: transform, protection: protection,
             schedule: AdaptivePollSchedule(configuredMicroseconds: period), pollIntervalMicroseconds: period)
-    }
-
-    /// The evdev controller of a simulated evdev board (`chip = "evdev"`, `bus = "sim"`); nil for other models.
-    static func simulatedDriver(
-        _ model: any I2CDeviceModel & TouchPresenting, timing: DriverTiming, rawW: Int, rawH: Int
-    ) -> (any TouchController)? {
-        guard let device = model as? SimulatedInputDevice else { return nil }
-        return EvdevController(source: device, rawWidth: rawW, rawHeight: rawH, timing: timing)
-    }
-
-    /// `chip = "evdev"` on an I2C bus cannot happen (the board reader gives evdev no I2C bus);
-    /// should it, the controller refuses to start with a message instead of trapping.
-    static func misrouted(rawW: Int, rawH: Int) -> any TouchController {
-        EvdevController(source: MisroutedSource(), rawWidth: rawW, rawHeight: rawH, timing: .immediate)
-    }
-
-    private final class MisroutedSource: InputEventSource {
-        let path = "an I2C bus"
-        func describe() throws(InputDeviceError) -> (name: String, geometry: EvdevGeometry) {
-            throw .failed(path: path, operation: "chip = \"evdev\" reads /dev/input, not an I2C bus", errno: 0)
-        }
-        func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputDeviceError) -> Int { 0 }
-        func snapshot(slotCount: Int, multiTouch: Bool) throws(InputDeviceError) -> EvdevSnapshot {
-            EvdevSnapshot(trackingIDs: [], xs: [], ys: [])
-        }
-        func waitReadable(timeoutMicroseconds: Int64) -> Bool { false }
     }
 }

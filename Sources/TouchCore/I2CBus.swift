@@ -27,8 +27,6 @@ public enum I2CError: Error, Equatable, Sendable, CustomStringConvertible {
     case busy(address: I2CAddress)
     /// Any other failure: what was attempted and the errno.
     case failed(operation: String, address: I2CAddress, errno: Int32)
-    /// A controller that is no I2C chip (`chip = "evdev"`, a Linux input device) failed: the message names the device.
-    case inputDevice(String)
 
     public var description: String {
         switch self {
@@ -39,7 +37,6 @@ public enum I2CError: Error, Equatable, Sendable, CustomStringConvertible {
         case .permissionDenied(let p): return "permission denied opening \(p) (run as root or join group i2c)"
         case .busy(let a): return "I2C address \(a) is claimed by a kernel driver"
         case .failed(let op, let a, let e): return "\(op) on I2C address \(a) failed (errno \(e))"
-        case .inputDevice(let message): return message
         }
     }
 }

@@ -13,7 +13,7 @@ import TouchCore
 /// is handled twice: disabled at start, and — because some parts ignore 0xFE — a NACK while
 /// no finger is down is counted as `sleepNacks` and read as "nothing new" (nil), not as an
 /// error. A NACK while a finger is down is an error (the stage cancels the touch).
-package final class CST816Driver<Bus: I2CBus>: TouchController {
+package final class CST816Driver<Bus: I2CBus>: TouchInputSource {
     @dynamicMemberLookup
     package struct Configuration: Hashable, Sendable {
         /// The address (0x15) and raw panel range; one point.
@@ -75,7 +75,11 @@ package final class CST816Driver<Bus: I2CBus>: TouchController {
     /// Releases the INT and reset lines (`ControllerLines.release()`); the bus stays open.
     package func close() { lines.release() }
 
-    package func start() throws(I2CError) {
+    package func start() throws(TouchInputError) {
+        do throws(I2CError) { try startOnBus() } catch { throw .bus(error) }
+    }
+
+    private func startOnBus() throws(I2CError) {
         do throws(GPIOError) {
             try reset()
             try lines.releaseInterrupt()
@@ -108,7 +112,7 @@ package final class CST816Driver<Bus: I2CBus>: TouchController {
         return report
     }
 
-    package func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
+    package func readFrame(at timestamp: Instant) throws(TouchInputError) -> TouchFrame? {
         let report: CST816Report
         do throws(I2CError) {
             report = try readReport(at: timestamp)
@@ -118,7 +122,7 @@ package final class CST816Driver<Bus: I2CBus>: TouchController {
                 isAsleep = true
                 return nil
             }
-            throw state.failedRead(error)
+            throw .bus(state.failedRead(error))
         }
         isAsleep = false
         guard report.isValid else { return nil }

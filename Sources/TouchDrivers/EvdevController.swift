@@ -35,16 +35,16 @@ extension InputEventSource {
 /// driver keeps the panel and touchwire reads the same events as the UI (passive), or takes the
 /// device with `EVIOCGRAB` when the board says `grab = true`.
 ///
-/// Conforms to the same `TouchController` protocol as the I2C drivers: `readFrame` returns one
+/// Conforms to the same `TouchInputSource` protocol as the I2C drivers: `readFrame` returns one
 /// frame per `SYN_REPORT`, in raw coordinates scaled from the device's axis ranges onto
 /// `rawWidth × rawHeight` (the driver stage then applies the board's orientation and calibration).
 /// `interruptInput` is the device's readability, so the driver thread sleeps until an event
-/// arrives, as on an INT line. Errors are `I2CError.inputDevice` (the protocol's error type).
+/// arrives, as on an INT line. Errors are `TouchInputError.device`, naming the device.
 ///
 /// Time: when the source's records are on `CLOCK_MONOTONIC` (`monotonicTimestamps`), a frame
 /// carries the kernel's time of its `SYN_REPORT` — when the finger moved, not when touchwire
 /// read it — never later than the read and never before the previous frame (`stampsFrames`).
-package final class EvdevController<Source: InputEventSource>: TouchController {
+package final class EvdevController<Source: InputEventSource>: TouchInputSource {
     package let source: Source
     package let rawWidth: Int
     package let rawHeight: Int
@@ -78,20 +78,20 @@ package final class EvdevController<Source: InputEventSource>: TouchController {
     /// Reads the device's axes and starts decoding. Throws when it is no touchscreen. A restart
     /// (the driver stage re-initialises after repeated read errors, e.g. an unplugged USB panel)
     /// first reopens the device, so a panel that comes back is read again.
-    package func start() throws(I2CError) {
+    package func start() throws(TouchInputError) {
         let info: (name: String, geometry: EvdevGeometry)
         do throws(InputDeviceError) {
             if decoder != nil { try source.reopen() }
             info = try source.describe()
         } catch {
-            throw .inputDevice("\(error)")
+            throw .device(error)
         }
         decoder = EvdevDecoder(geometry: info.geometry, rawWidth: rawWidth, rawHeight: rawHeight)
         filled = 0
         consumed = 0
         let g = info.geometry
         identity = ControllerIdentity(
-            chipName: "evdev \"\(info.name)\"", address: I2CAddress(0),
+            chipName: "evdev \"\(info.name)\"",
             resolutionWidth: Int(g.x.maximum - g.x.minimum) + 1, resolutionHeight: Int(g.y.maximum - g.y.minimum) + 1,
             note: g.protocolDescription, device: source.path)
         readiness = EvdevReadiness(controller: self)
@@ -99,8 +99,10 @@ package final class EvdevController<Source: InputEventSource>: TouchController {
 
     /// The next frame a `SYN_REPORT` completes among the queued records, or nil when none is
     /// complete yet. After a `SYN_DROPPED`, the kernel's state is read and the decoder resynchronised.
-    package func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
-        guard var d = decoder else { throw .inputDevice("\(source.path): read before start") }
+    package func readFrame(at timestamp: Instant) throws(TouchInputError) -> TouchFrame? {
+        guard var d = decoder else {
+            throw .device(.failed(path: source.path, operation: "read before start", errno: 0))
+        }
         defer { decoder = d }
         while true {
             if d.needsResync {
@@ -159,7 +161,7 @@ package final class EvdevController<Source: InputEventSource>: TouchController {
             case .success(let count): n = count
             case .failure(let error):
                 counters.readErrors += 1
-                throw .inputDevice("\(error)")
+                throw .device(error)
             }
             if n == 0 { return nil }
             filled += n

@@ -9,7 +9,7 @@ import TouchCore
 /// which is what emulated clones tolerate (rpi/linux #4881).
 ///
 /// Not thread-safe: owned and called by the driver thread.
-package final class FT6x36Driver<Bus: I2CBus>: TouchController {
+package final class FT6x36Driver<Bus: I2CBus>: TouchInputSource {
     /// Immutable configuration from the board description.
     @dynamicMemberLookup
     package struct Configuration: Hashable, Sendable {
@@ -124,7 +124,11 @@ package final class FT6x36Driver<Bus: I2CBus>: TouchController {
     /// Releases the INT and reset lines (`ControllerLines.release()`); the bus stays open.
     package func close() { lines.release() }
 
-    package func start() throws(I2CError) {
+    package func start() throws(TouchInputError) {
+        do throws(I2CError) { try startOnBus() } catch { throw .bus(error) }
+    }
+
+    private func startOnBus() throws(I2CError) {
         do throws(GPIOError) {
             try reset()
             try lines.releaseInterrupt()
@@ -147,13 +151,13 @@ package final class FT6x36Driver<Bus: I2CBus>: TouchController {
         return report
     }
 
-    /// `readReport(at:)`, with an invalid image as nil (`TouchController`).
-    package func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
+    /// `readReport(at:)`, with an invalid image as nil (`TouchInputSource`).
+    package func readFrame(at timestamp: Instant) throws(TouchInputError) -> TouchFrame? {
         do throws(I2CError) {
             let report = try readReport(at: timestamp)
             return report.isValid ? report.frame : nil
         } catch {
-            throw state.failedRead(error)
+            throw .bus(state.failedRead(error))
         }
     }
 

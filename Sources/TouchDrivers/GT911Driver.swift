@@ -21,7 +21,7 @@ import TouchCore
 /// returned. Polling without INT: not ready → nil at once. Ready with no points → an empty frame.
 ///
 /// Not thread-safe: owned by the driver thread.
-package final class GT911Driver<Bus: I2CBus>: TouchController {
+package final class GT911Driver<Bus: I2CBus>: TouchInputSource {
     @dynamicMemberLookup
     package struct Configuration: Hashable, Sendable {
         /// The address to select at reset and try first (0x5D or 0x14), points to read 1…10
@@ -117,7 +117,11 @@ package final class GT911Driver<Bus: I2CBus>: TouchController {
     /// Releases the INT and reset lines (`ControllerLines.release()`); the bus stays open.
     package func close() { lines.release() }
 
-    package func start() throws(I2CError) {
+    package func start() throws(TouchInputError) {
+        do throws(I2CError) { try startOnBus() } catch { throw .bus(error) }
+    }
+
+    private func startOnBus() throws(I2CError) {
         do throws(GPIOError) {
             try reset()
             try lines.releaseInterrupt()
@@ -137,7 +141,7 @@ package final class GT911Driver<Bus: I2CBus>: TouchController {
                 "answered at the alternate address \(configuration.alternateAddress), not \(configuration.bus.address)"
                 + (lines.hasInterrupt && lines.canReset ? "" : " (INT not driven during reset)")
         }
-        activeAddress = id.address
+        activeAddress = id.address ?? configuration.bus.address
         state.identity = id
         try clearStatus()
     }
@@ -173,12 +177,12 @@ package final class GT911Driver<Bus: I2CBus>: TouchController {
         return report
     }
 
-    package func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
+    package func readFrame(at timestamp: Instant) throws(TouchInputError) -> TouchFrame? {
         do throws(I2CError) {
             let report = try readReport(at: timestamp)
             return report.isReady && report.isValid ? report.frame : nil
         } catch {
-            throw state.failedRead(error)
+            throw .bus(state.failedRead(error))
         }
     }
 

@@ -68,7 +68,7 @@ package struct AdaptivePollSchedule: Sendable, Equatable {
 /// queued. Five errors in a row re-initialise the controller with back-off (100 ms doubling to
 /// 5 s); errors are logged at most once per `logIntervalMicroseconds`.
 package final class DriverStage {
-    package let controller: any TouchController
+    package let controller: any TouchInputSource
     package let frames: FrameQueue
     package let transform: PanelTransform?
     package let protection: TouchProtection
@@ -109,7 +109,7 @@ package final class DriverStage {
     package var logIntervalMicroseconds: Int64 = 5_000_000
 
     package init(
-        controller: any TouchController, frames: FrameQueue, transform: PanelTransform? = nil,
+        controller: any TouchInputSource, frames: FrameQueue, transform: PanelTransform? = nil,
         protection: TouchProtection = TouchProtection(),
         schedule: AdaptivePollSchedule = AdaptivePollSchedule(configuredMicroseconds: 10_000),
         log: @escaping (String) -> Void
@@ -132,7 +132,7 @@ package final class DriverStage {
     /// `poll` keeps retrying with back-off, so a missing controller is a state, not an exit.
     @discardableResult
     package func start(at now: Instant) -> Bool {
-        do throws(I2CError) {
+        do throws(TouchInputError) {
             try controller.start()
             isStarted = true
             state = .running
@@ -160,7 +160,7 @@ package final class DriverStage {
             guard now >= retryAt, start(at: now) else { return false }
         }
         let read: TouchFrame?
-        do throws(I2CError) {
+        do throws(TouchInputError) {
             read = try controller.readFrame(at: now)
             consecutiveErrors = 0
         } catch {
@@ -238,7 +238,7 @@ package final class DriverStage {
         return out
     }
 
-    private func readFailed(_ error: I2CError, at now: Instant) -> Bool {
+    private func readFailed(_ error: TouchInputError, at now: Instant) -> Bool {
         readErrors += 1
         consecutiveErrors += 1
         rateLimitedLog("touch read failed: \(error) (\(readErrors) errors so far)", at: now)

@@ -363,7 +363,7 @@ enum PassthroughSetup {
         do throws(UInputError) {
             screen = try PassthroughTouchscreen(
                 name: p.name, width: board.panel.width, height: board.panel.height,
-                slots: p.slots ?? board.controller?.chip.maxContacts ?? 10,
+                slots: p.slots ?? board.controller?.input.maxContacts ?? 10,
                 widthMillimetres: board.panel.widthMillimetres, heightMillimetres: board.panel.heightMillimetres)
         } catch {
             throw .passthrough(board: board.location, reason: "\(error)")

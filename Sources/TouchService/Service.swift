@@ -96,11 +96,11 @@ package final class Service: @unchecked Sendable {
 
     /// Assembles the pipeline from parts already built and opened (the composition root,
     /// `TouchComposition`, builds them from a board file: `Service(board:logger:settings:…)`). The
-    /// pipeline sees the controller only through `TouchController` (a simulated board's controller
+    /// pipeline sees the controller only through `TouchInputSource` (a simulated board's controller
     /// included) and time only through `clock`.
     package init(
         board: BoardDescription, logger: Logger, settings: ServiceSettings, engine: GestureEngine,
-        channels: [OutputChannel], lines: GPIOActuator?, controller: any TouchController,
+        channels: [OutputChannel], lines: GPIOActuator?, controller: any TouchInputSource,
         transform: PanelTransform?, protection: TouchProtection, schedule: AdaptivePollSchedule,
         commands: CommandActuator? = nil, displaySwitch: DisplaySwitch? = nil,
         clock: @escaping @Sendable () -> Instant
@@ -253,7 +253,7 @@ package final class Service: @unchecked Sendable {
         }
         let sched = threadScheduling.withLock { $0 }
         let simulated = board.controller?.bus == .simulated
-        let controller = "\(board.controller?.chip.rawValue ?? "none")" + (simulated ? " (sim)" : "")
+        let controller = "\(board.controller?.input.boardName ?? "none")" + (simulated ? " (sim)" : "")
         return MetricsSnapshot(
             board: board.name, controller: controller, pid: getpid(),
             uptime: Double(now.microseconds(since: startedAt)) / 1_000_000,

@@ -2,7 +2,7 @@ import TouchCore
 import TouchDrivers
 
 /// A real driver reading a `SimulatedTouchWorld`, seen by the pipeline as any other
-/// `TouchController`: this is the only way the simulation enters the pipeline (as swift-nio's
+/// `TouchInputSource`: this is the only way the simulation enters the pipeline (as swift-nio's
 /// embedded channel enters through the channel protocol). The pipeline's code is the same for a
 /// board on `/dev/i2c-1` and for `bus = "sim"`:
 ///
@@ -14,9 +14,9 @@ import TouchDrivers
 /// - everything else is the driver's own.
 ///
 /// Single-threaded: owned by the driver thread, like the driver it wraps.
-package final class SimulatedController: TouchController {
+package final class SimulatedController: TouchInputSource {
     /// The real driver, on the world's simulated bus.
-    package let driver: any TouchController
+    package let driver: any TouchInputSource
     package let world: SimulatedTouchWorld
     private let sleep: (Int64) -> Void
     private let clock: () -> Instant
@@ -25,7 +25,7 @@ package final class SimulatedController: TouchController {
     /// `clock` and `sleep` are the pipeline's (the monotonic clock and a real sleep in `run`): the
     /// scripted INT waits on them, so a simulated run keeps the script's pace.
     package init(
-        driver: any TouchController, world: SimulatedTouchWorld, clock: @escaping () -> Instant,
+        driver: any TouchInputSource, world: SimulatedTouchWorld, clock: @escaping () -> Instant,
         sleep: @escaping (Int64) -> Void
     ) {
         self.driver = driver
@@ -37,7 +37,7 @@ package final class SimulatedController: TouchController {
     package var identity: ControllerIdentity? { driver.identity }
     package var counters: DriverCounters { driver.counters }
 
-    package func start() throws(I2CError) { try driver.start() }
+    package func start() throws(TouchInputError) { try driver.start() }
 
     /// Closes the real driver (its simulated INT/reset lines go back to the simulated chip).
     package func close() {
@@ -45,7 +45,7 @@ package final class SimulatedController: TouchController {
         driver.close()
     }
 
-    package func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame? {
+    package func readFrame(at timestamp: Instant) throws(TouchInputError) -> TouchFrame? {
         world.advance(to: timestamp)
         return try driver.readFrame(at: timestamp)
     }

@@ -10,16 +10,14 @@ import TouchDrivers
 /// `overflow()` simulates the kernel's buffer overflowing: queued records are thrown away and
 /// a `SYN_DROPPED` takes their place, while the device state moves on.
 ///
-/// It also conforms to `I2CDeviceModel` only so a `SimulatedTouchWorld` can drive it; it is
-/// never addressed on the bus (address 0x00, which no driver uses). Single-threaded.
-package final class SimulatedInputDevice: InputEventSource, TouchPresenting, I2CDeviceModel {
+/// A `SimulatedTouchWorld` drives it as `.inputDevice` (no I2C bus). Single-threaded.
+package final class SimulatedInputDevice: InputEventSource, TouchPresenting {
     package let path = "sim"
     package let name: String
     package let geometry: EvdevGeometry
     /// Raw script coordinates are `0 … scriptWidth − 1`; they are scaled onto the axis ranges.
     package let scriptWidth: Int
     package let scriptHeight: Int
-    package let address = I2CAddress(0)
 
     private var queue: [UInt8] = []
     private var readOffset = 0
@@ -143,8 +141,4 @@ package final class SimulatedInputDevice: InputEventSource, TouchPresenting, I2C
     }
 
     package func waitReadable(timeoutMicroseconds: Int64) -> Bool { pendingBytes > 0 }
-
-    package func transfer(write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer) throws(I2CError) {
-        throw .noAcknowledge(address: address, errno: 121)
-    }
 }

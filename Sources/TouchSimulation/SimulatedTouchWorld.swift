@@ -1,10 +1,27 @@
 import TouchCore
 import TouchDrivers
 
-/// The simulated side of a `bus = "sim"` board: a script player feeding a register-level
-/// controller model (FT6x36, GT911 or CST816) on a simulated I2C bus, plus, when the board
-/// wires them, simulated INT and reset lines. The driver reads that bus exactly as it would
-/// read `/dev/i2c-N`.
+/// What a simulated board's script is shown to: a register-level controller model on the
+/// simulated I2C bus, or a simulated Linux input device (`chip = "evdev"`, no bus at all).
+package enum SimulatedPanel {
+    /// A chip model, attached to `bus` at its address; an I2C driver reads that bus.
+    case controller(any I2CDeviceModel & TouchPresenting, on: SimulatedI2CBus)
+    /// An evdev-shaped device; `EvdevController` reads it as it reads `/dev/input/eventN`.
+    case inputDevice(SimulatedInputDevice)
+
+    /// What the script player presents frames to.
+    package var presenter: any TouchPresenting {
+        switch self {
+        case .controller(let m, _): m
+        case .inputDevice(let d): d
+        }
+    }
+}
+
+/// The simulated side of a `bus = "sim"` board: a script player feeding the panel — a
+/// register-level controller model (`ControllerFactory.simulatedChip`) on a simulated I2C bus, or a simulated
+/// input device —, plus, when the board wires them, simulated INT and reset lines. The driver
+/// reads that bus (or device) exactly as it would read `/dev/i2c-N` (or `/dev/input/eventN`).
 ///
 /// Time: `now` is the latest instant the world has been advanced to. Either the world keeps its
 /// own time (`timing`: the drivers' sleeps move `now` forward, no real sleeping, so reset
@@ -13,8 +30,17 @@ import TouchDrivers
 ///
 /// Single-threaded: owned by the driver thread.
 package final class SimulatedTouchWorld {
-    package let bus: SimulatedI2CBus
-    package let model: any I2CDeviceModel & TouchPresenting
+    package let panel: SimulatedPanel
+    /// The simulated I2C bus the controller model is on; nil for an input device, which has none.
+    package var bus: SimulatedI2CBus? {
+        if case .controller(_, let bus) = panel { bus } else { nil }
+    }
+    /// What the script is presented to (the controller model or the input device).
+    package var model: any TouchPresenting { panel.presenter }
+    /// The controller model on the bus, nil for an input device.
+    package var controllerModel: (any I2CDeviceModel & TouchPresenting)? {
+        if case .controller(let m, _) = panel { m } else { nil }
+    }
     package private(set) var player: TouchScriptPlayer
     /// The simulated GPIO chip, when the board wires INT or reset.
     package let gpio: SimulatedGPIO?
@@ -24,16 +50,15 @@ package final class SimulatedTouchWorld {
     package private(set) var now: Instant
 
     package init(
-        bus: SimulatedI2CBus, model: any I2CDeviceModel & TouchPresenting, player: TouchScriptPlayer,
+        panel: SimulatedPanel, player: TouchScriptPlayer,
         gpio: SimulatedGPIO? = nil, interruptLine: ControllerLine? = nil, start: Instant = .zero
     ) {
-        self.bus = bus
-        self.model = model
+        self.panel = panel
         self.player = player
         self.gpio = gpio
         self.interruptLine = interruptLine
         now = start
-        bus.attach(model)
+        if case .controller(let m, let bus) = panel { bus.attach(m) }
     }
 
     /// Presents the script's frame for `time` in the model's registers (as a finger on the glass would).

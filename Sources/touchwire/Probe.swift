@@ -8,21 +8,28 @@ import TouchService
 import TouchSimulation
 
 /// `touchwire probe`: lists the input devices that are touchscreens (`chip = "evdev"`), then looks
-/// for the three controller families on every I2C bus (or on a simulated bus holding one of each)
+/// for every controller family (`ControllerChip`) on every I2C bus (or on a simulated bus holding one of each)
 /// and prints bus, address, chip, firmware and resolution; says when a kernel driver owns the
 /// device and how to release it.
 struct Probe: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Scan I2C buses for FT5x06/FT6x36, GT911 and CST816 touch controllers and identify them.")
+        abstract: "Scan I2C buses for touch controllers ("
+            + Array(Set(ControllerChip.allCases.map(\.probeName))).sorted().joined(separator: ", ")
+            + ") and identify them.")
 
     @Option(name: .long, help: "Only this bus (e.g. /dev/i2c-1).")
     var bus: String?
 
-    @Flag(name: .long, help: "Probe a simulated bus holding an FT6336U, a GT911 and a CST816S.")
+    @Flag(name: .long, help: "Probe a simulated bus holding one chip of each family.")
     var sim = false
 
-    @Option(name: .long, help: "With --sim: leave these chips off the bus (ft6x36, gt911, cst816s).")
+    @Option(
+        name: .long,
+        help: "With --sim: leave these chips off the bus (\(Self.chipNames)).")
     var simMissing: [String] = []
+
+    /// "ft6x36, ft5x06, …": the chip names a board and `--sim-missing` accept.
+    static var chipNames: String { ControllerChip.allCases.map(\.rawValue).joined(separator: ", ") }
 
     @Option(
         name: .long,
@@ -61,11 +68,12 @@ struct Probe: ParsableCommand {
             return
         }
         if sim {
-            let bus = SimulatedI2CBus()
-            if !simMissing.contains("ft6x36") { bus.attach(FT6x36Model()) }
-            if !simMissing.contains("gt911") { bus.attach(GT911Model(width: 800, height: 480)) }
-            if !simMissing.contains("cst816s") { bus.attach(CST816Model()) }
-            let found = ProbeScan.scan(bus, name: "sim", busNumber: nil)
+            for name in simMissing where ControllerChip(rawValue: name) == nil {
+                throw fail("--sim-missing: unknown chip \"\(name)\"; chips: \(Self.chipNames)", code: 2)
+            }
+            let found = ProbeScan.scan(
+                ProbeScan.simulatedBus(missing: Set(simMissing.compactMap(ControllerChip.init(rawValue:)))),
+                name: "sim", busNumber: nil)
             if found == 0 { throw ExitCode(1) }
             return
         }
@@ -107,9 +115,9 @@ extension Probe {
         } catch {
             throw fail("\(error)")
         }
-        if c.chip == .evdev {
+        guard let chip = c.chip, let address = c.address else {
             let place = if case .input(let selector) = c.bus { "\(selector)" } else { "sim" }
-            do throws(I2CError) {
+            do throws(TouchInputError) {
                 try setup.controller.start()
                 let id = setup.controller.identity
                 let details = [id?.device, id?.note].compactMap { $0 }.joined(separator: ", ")
@@ -124,83 +132,65 @@ extension Probe {
         if case .device(let p) = c.bus { devicePath = p }
         let place = devicePath ?? "sim"
         if let n = devicePath.flatMap({ KernelDriverBinding.busNumber(path: $0) }),
-            let binding = KernelDriverBinding.read(bus: n, address: c.address)
+            let binding = KernelDriverBinding.read(bus: n, address: address)
         {
-            print("\(place) \(c.address): \(binding.releaseAdvice)")
+            print("\(place) \(address): \(binding.releaseAdvice)")
         }
         let resetNote = c.reset == nil ? "no reset line" : "reset pulsed on \(c.reset!.chip):\(c.reset!.line)"
-        do throws(I2CError) {
+        do throws(TouchInputError) {
             try setup.controller.start()
-            let identity = setup.controller.identity.map { "\($0)" } ?? "\(c.chip) at \(c.address)"
-            print("\(place) \(c.address): \(identity) (\(resetNote))")
+            let identity = setup.controller.identity.map { "\($0)" } ?? "\(chip) at \(address)"
+            print("\(place) \(address): \(identity) (\(resetNote))")
         } catch {
-            print("\(place) \(c.address): no \(c.chip) (\(error); \(resetNote))")
+            print("\(place) \(address): no \(chip) (\(error); \(resetNote))")
             throw ExitCode(1)
         }
     }
 }
 
-/// One bus, all three families. Printed lines: "BUS ADDR: identity" or "BUS ADDR: no CHIP (error)".
+/// One bus, every chip family: the candidates come from `ControllerChip` (each family's default
+/// and alternate addresses; families that one probe identifies are tried once), so a new family is
+/// probed without an entry here. Printed lines: "BUS ADDR: identity" or "BUS ADDR: no FAMILY (error)".
 enum ProbeScan {
+    /// (chip, address) pairs in registry order, one per probe family and address.
+    static var candidates: [(chip: ControllerChip, address: I2CAddress)] {
+        var seen: Set<String> = []
+        var out: [(chip: ControllerChip, address: I2CAddress)] = []
+        for chip in ControllerChip.allCases {
+            for address in [chip.defaultAddress] + chip.alternateAddresses
+            where seen.insert("\(chip.probeName)@\(address)").inserted {
+                out.append((chip, address))
+            }
+        }
+        return out
+    }
+
+    /// `probe --sim`'s bus: a model of every family at its default address, except the families
+    /// `missing` names (naming one chip of a probe family leaves the family's model off).
+    static func simulatedBus(missing: Set<ControllerChip>) -> SimulatedI2CBus {
+        let bus = SimulatedI2CBus()
+        let missingFamilies = Set(missing.map(\.probeName))
+        var attached: Set<String> = []
+        for chip in ControllerChip.allCases
+        where !missingFamilies.contains(chip.probeName) && attached.insert(chip.probeName).inserted {
+            bus.attach(
+                ControllerFactory.simulatedChip(chip, address: chip.defaultAddress, width: 800, height: 480).model)
+        }
+        return bus
+    }
+
     static func scan<Bus: I2CBus>(_ bus: Bus, name: String, busNumber: Int?) -> Int {
         var found = 0
-        let candidates: [(String, I2CAddress, () throws(I2CError) -> ControllerIdentity)] = [
-            (
-                "FocalTech FT5x06/FT6x36", I2CAddress(0x38),
-                { () throws(I2CError) in
-                    try FT6x36Driver(
-                        bus: bus, configuration: .ft5x06(panelWidth: 4096, panelHeight: 4096), timing: .system
-                    )
-                    .identify()
-                }
-            ),
-            (
-                "Goodix GT911", I2CAddress(0x5D),
-                { () throws(I2CError) in
-                    try GT911Driver(
-                        bus: bus, configuration: .init(address: I2CAddress(0x5D), panelWidth: 4096, panelHeight: 4096),
-                        timing: .system
-                    )
-                    .identify(at: I2CAddress(0x5D))
-                }
-            ),
-            (
-                "Goodix GT911", I2CAddress(0x14),
-                { () throws(I2CError) in
-                    try GT911Driver(
-                        bus: bus, configuration: .init(address: I2CAddress(0x14), panelWidth: 4096, panelHeight: 4096),
-                        timing: .system
-                    )
-                    .identify(at: I2CAddress(0x14))
-                }
-            ),
-            (
-                "Hynitron CST816", I2CAddress(0x15),
-                { () throws(I2CError) in
-                    let d = CST816Driver(
-                        bus: bus, configuration: .init(panelWidth: 4096, panelHeight: 4096, disablesAutoSleep: false),
-                        timing: .system)
-                    try d.start()
-                    return d.identity ?? ControllerIdentity(chipName: "CST816", address: I2CAddress(0x15))
-                }
-            ),
-        ]
-        for (family, address, identify) in candidates {
+        for (chip, address) in candidates {
             if let n = busNumber, let binding = KernelDriverBinding.read(bus: n, address: address) {
                 print("\(name) \(address): \(binding.releaseAdvice)")
             }
             do throws(I2CError) {
-                let id = try identify()
+                let id = try ControllerFactory.identify(chip, at: address, on: bus)
                 print("\(name) \(address): \(id)")
                 found += 1
             } catch {
-                var hint = ""
-                if family.hasPrefix("Hynitron") {
-                    hint =
-                        " — a CST816 sleeps off the bus after ~2 s idle: "
-                        + "touch the screen or wire its reset line and retry"
-                }
-                print("\(name) \(address): no \(family) (\(error))\(hint)")
+                print("\(name) \(address): no \(chip.probeName) (\(error))\(chip.probeHint.map { " — " + $0 } ?? "")")
             }
         }
         return found

@@ -12,7 +12,10 @@ final class EvdevKeyTests: XCTestCase {
         XCTAssertEqual(byPath.bus, .input(.path("/dev/input/by-path/platform-ts-event")))
         XCTAssertFalse(byPath.grab, "passive by default: the UI keeps every touch")
         XCTAssertEqual(byPath.releaseTimeoutMilliseconds, 0, "the kernel reports lifts: no watchdog by default")
-        XCTAssertEqual(byPath.chip.maxContacts, 10)
+        XCTAssertEqual(byPath.input, .evdev)
+        XCTAssertEqual(byPath.input.maxContacts, 10)
+        XCTAssertNil(byPath.chip, "an input device is no I2C chip")
+        XCTAssertNil(byPath.address, "an input device has no I2C address")
 
         let byName = try XCTUnwrap(try controller("name = \"ft5x06\"\ngrab = true\nrotation = 90"))
         XCTAssertEqual(byName.bus, .input(.name("ft5x06")))

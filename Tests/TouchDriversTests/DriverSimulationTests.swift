@@ -110,7 +110,7 @@ final class DriverSimulationTests: XCTestCase {
         let (bus, _, driver) = makeWorld()
         bus.nackNext(1)
         XCTAssertThrowsError(try driver.readFrame(at: .zero)) { error in
-            guard case .noAcknowledge(let address, _) = error as? I2CError else {
+            guard case .bus(.noAcknowledge(let address, _)) = error as? TouchInputError else {
                 return XCTFail("expected noAcknowledge, got \(error)")
             }
             XCTAssertEqual(address, I2CAddress(0x38))
@@ -121,7 +121,7 @@ final class DriverSimulationTests: XCTestCase {
         // Absent device.
         bus.detach(I2CAddress(0x38))
         XCTAssertThrowsError(try driver.start()) { error in
-            XCTAssertEqual(error as? I2CError, .noAcknowledge(address: I2CAddress(0x38), errno: 121))
+            XCTAssertEqual(error as? TouchInputError, .bus(.noAcknowledge(address: I2CAddress(0x38), errno: 121)))
         }
         XCTAssertNil(driver.identity)
     }

@@ -146,7 +146,7 @@ final class FaultRecoveryTests: XCTestCase {
 
     func testNACKBurstMidTouchCancelsAndRecovers() throws {
         for chip in ["ft6x36", "gt911", "cst816s"] {
-            let r = try run(board(chip: chip)) { ms, world in if ms == 450 { world.bus.nackNext(8) } }
+            let r = try run(board(chip: chip)) { ms, world in if ms == 450 { world.bus?.nackNext(8) } }
             XCTAssertEqual(r.queued.filter(\.isCancel).count, 1, "\(chip): the drag is cancelled once")
             XCTAssertGreaterThanOrEqual(r.stage.reinitialisations, 1, "\(chip): 5 errors in a row re-initialise")
             XCTAssertEqual(r.stage.state, .running, chip)
@@ -155,7 +155,7 @@ final class FaultRecoveryTests: XCTestCase {
     }
 
     func testRemoteIOErrorsCancelAndRecover() throws {
-        let r = try run(board(chip: "ft6x36")) { ms, world in if ms == 120 { world.bus.remoteIOErrorNext(2) } }
+        let r = try run(board(chip: "ft6x36")) { ms, world in if ms == 120 { world.bus?.remoteIOErrorNext(2) } }
         XCTAssertEqual(r.stage.readErrors, 2)
         XCTAssertEqual(r.queued.filter(\.isCancel).count, 1)
         XCTAssertEqual(downs(r), 3, "the tap is cancelled, the finger comes back, then the drag")
@@ -222,8 +222,9 @@ final class FaultRecoveryTests: XCTestCase {
         m.setReset(true, intHigh: nil)
         m.wrongAddressAfterReset = true
         m.setReset(false, intHigh: nil)
-        setup.simulation?.bus.detach(I2CAddress(0x5D))
-        setup.simulation?.bus.attach(m)
+        let bus = try XCTUnwrap(setup.simulation?.bus)
+        bus.detach(I2CAddress(0x5D))
+        bus.attach(m)
         try setup.controller.start()
         XCTAssertEqual(setup.controller.identity?.address, I2CAddress(0x14))
         XCTAssertNotNil(setup.controller.identity?.note)
@@ -312,13 +313,14 @@ final class FaultRecoveryTests: XCTestCase {
         let b = try board(chip: "ft6x36")
         let setup = try ControllerFactory.make(b, start: .zero)
         let world = try XCTUnwrap(setup.simulation)
-        world.bus.detach(I2CAddress(0x38))
+        let bus = try XCTUnwrap(world.bus)
+        bus.detach(I2CAddress(0x38))
         let stage = DriverStage(
             controller: setup.controller, frames: FrameQueue(capacity: 16), log: { _ in })
         XCTAssertFalse(stage.start(at: .zero))
         guard case .missing = stage.state else { return XCTFail("\(stage.state)") }
         for ms in stride(from: Int64(0), to: 1_000, by: 10) { stage.poll(at: .milliseconds(ms)) }
-        world.bus.attach(world.model)
+        bus.attach(try XCTUnwrap(world.controllerModel))
         for ms in stride(from: Int64(1_000), to: 8_000, by: 10) { stage.poll(at: .milliseconds(ms)) }
         XCTAssertEqual(stage.state, .running)
     }

@@ -66,7 +66,7 @@ final class InputDeviceClassificationTests: XCTestCase {
     func testPenDeviceIsRefusedAsATabletWithTheTrueReason() throws {
         let wacomPen = try capabilities("wacom-isdv4-e6-pen.desc")
         let eGalaxLike = InputDeviceCapabilities(
-            name: "eGalax Inc. USB TouchController", isDirect: false, hasSlots: false, hasMultiTouchPosition: false,
+            name: "eGalax Inc. USB TouchInputSource", isDirect: false, hasSlots: false, hasMultiTouchPosition: false,
             hasPosition: true, hasTouchButton: true, hasPen: true)
         for caps in [wacomPen, eGalaxLike] {
             let reason = try XCTUnwrap(caps.refusal, caps.name)
@@ -78,7 +78,7 @@ final class InputDeviceClassificationTests: XCTestCase {
             path: "/dev/input/event4", name: eGalaxLike.name, reason: eGalaxLike.refusal ?? "")
         XCTAssertEqual(
             "\(error)",
-            "input device /dev/input/event4 (\"eGalax Inc. USB TouchController\") is not a touchscreen: it reports a "
+            "input device /dev/input/event4 (\"eGalax Inc. USB TouchInputSource\") is not a touchscreen: it reports a "
                 + "pen (BTN_TOOL_PEN or BTN_STYLUS): udev tags it a tablet (ID_INPUT_TABLET), and the UI reads it as "
                 + "a pen, not as touches")
     }

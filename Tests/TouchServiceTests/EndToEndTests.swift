@@ -74,7 +74,7 @@ final class EndToEndTests: XCTestCase {
         XCTAssertTrue(service.driver.start(at: .zero))
         for ms in stride(from: Int64(0), through: 600, by: 10) {
             clock.now = .milliseconds(ms)
-            if ms == 150 { (service.driver.controller as? SimulatedController)?.world.bus.nackNext(3) }
+            if ms == 150 { (service.driver.controller as? SimulatedController)?.world.bus?.nackNext(3) }
             service.driver.poll(at: clock.now)
             service.recognizer.step(now: clock.now)
             service.output.drain(clock: clock.read)

@@ -38,6 +38,26 @@ final class EvdevBoardTests: XCTestCase {
         XCTAssertEqual(b, a)
     }
 
+    /// Issue 28: a simulated evdev board is an input device, not an I2C chip: no address, no bus,
+    /// no I2C error; its identity names the device.
+    func testSimulatedEvdevBoardHasNoI2CNotion() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let text = simulatedBoardText(script: "demo", recognizers: ["tap"])
+            .replacingOccurrences(of: "chip = \"ft6x36\"", with: "chip = \"evdev\"")
+        let board = try BoardLoader.parse(text, file: "evdev.toml", directory: dir.path)
+        XCTAssertEqual(board.controller?.input, .evdev)
+        XCTAssertNil(board.controller?.address)
+        let setup = try ControllerFactory.make(board, start: .zero)
+        let world = try XCTUnwrap(setup.simulation)
+        XCTAssertNil(world.bus, "the simulated input device is on no I2C bus")
+        XCTAssertNil(world.controllerModel)
+        try setup.controller.start()
+        let identity = try XCTUnwrap(setup.controller.identity)
+        XCTAssertNil(identity.address)
+        XCTAssertEqual(identity.device, "sim")
+        XCTAssertFalse("\(identity)".contains(" at 0x"), "\(identity)")
+    }
+
     /// Orientation applies to evdev frames as to I2C ones: a tap at raw (100, 40) on a panel
     /// rotated 180° lands at (699, 439).
     func testOrientationAppliesToEvdevFrames() throws {

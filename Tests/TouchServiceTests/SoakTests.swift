@@ -133,11 +133,11 @@ final class SoakTests: XCTestCase {
             clock.now = .milliseconds(Int64(frame) * 10)
             // Fault knobs, cycling with periods prime to each other and to the demo's loop.
             if frame % 7_919 == 7_000 {
-                world.bus.nackNext(2)
+                world.bus?.nackNext(2)
                 report.injectedBusFaults += 2
             }
             if frame % 10_007 == 5_000 {
-                world.bus.remoteIOErrorNext(1)
+                world.bus?.remoteIOErrorNext(1)
                 report.injectedBusFaults += 1
             }
             if frame % 12_011 == 3_000 {

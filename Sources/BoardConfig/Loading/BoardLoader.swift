@@ -137,7 +137,7 @@ package enum BoardLoader {
             log.add("recognizer", "at least one [[recognizer]] is required")
         }
         let regionNames = regionNamesForReferences(root, parsed: regions)
-        RecognizerGraphCheck.check(recognizers, regionNames: regionNames, chip: controller?.chip, &log)
+        RecognizerGraphCheck.check(recognizers, regionNames: regionNames, input: controller?.input, &log)
 
         var outputs: [OutputDescription] = [.stdout]
         var webSocket: WebSocketOutputDescription? = nil

@@ -4,11 +4,11 @@ import TouchCore
 enum ControllerReader {
     static func read(_ table: [String: TOMLNode], _ log: inout IssueLog) -> ControllerDescription? {
         var r = TableReader(table, path: "controller")
-        var chip: ControllerChip? = nil
+        var chip: TouchInputKind? = nil
         if let name = r.string("chip", required: true, &log) {
-            chip = ControllerChip(rawValue: name)
+            chip = TouchInputKind(boardName: name)
             if chip == nil {
-                let names = ControllerChip.allCases.map(\.rawValue)
+                let names = TouchInputKind.allCases.map(\.boardName)
                 var message = "unknown chip \"\(name)\"; supported: " + names.joined(separator: ", ")
                 if let s = closestMatch(to: name.lowercased(), in: names) { message += " (did you mean \"\(s)\"?)" }
                 log.add(r.keyPath("chip"), message)
@@ -59,13 +59,13 @@ enum ControllerReader {
         }
         let minContact = r.integer("min_contact_ms", in: 0...500, &log) ?? 0
         let reportRate = r.integer("report_rate", in: 1...255, &log)
-        if reportRate != nil, let chip, chip != .ft6x36 && chip != .ft5x06 {
+        if reportRate != nil, let chip, chip.chip?.hasReportRate != true {
             log.add(r.keyPath("report_rate"), "only FocalTech chips (ft6x36, ft5x06) have a report-rate register")
         }
         r.finish(&log, owner: "[controller]")
         guard let chip, let bus else { return nil }
         var description = ControllerDescription(
-            chip: chip, bus: bus, address: address.map { I2CAddress(UInt16($0)) }, interrupt: interrupt, reset: reset,
+            input: chip, bus: bus, address: address.map { I2CAddress(UInt16($0)) }, interrupt: interrupt, reset: reset,
             pollIntervalMilliseconds: poll, rotation: rotation, swapXY: swapXY, invertX: invertX, invertY: invertY,
             calibration: calibration, releaseTimeoutMilliseconds: releaseTimeout, minContactMilliseconds: minContact,
             reportRate: reportRate)

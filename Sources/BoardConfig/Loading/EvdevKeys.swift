@@ -44,7 +44,7 @@ enum EvdevKeys {
     /// device to the UI, which would then get every touch twice (from the panel and from the
     /// virtual touchscreen). A simulated evdev board has no UI reading it, so it is allowed.
     static func checkPassthrough(_ controller: ControllerDescription?, _ log: inout IssueLog) {
-        guard let controller, controller.chip == .evdev, case .input = controller.bus, !controller.grab else { return }
+        guard let controller, controller.input == .evdev, case .input = controller.bus, !controller.grab else { return }
         log.add(
             "passthrough",
             "[passthrough] on an evdev input needs controller.grab = true: without it the UI reads the device "

@@ -3,7 +3,7 @@
 /// and touch counts the controller can report.
 enum RecognizerGraphCheck {
     static func check(
-        _ recognizers: [Located<RecognizerDescription>], regionNames: [String], chip: ControllerChip?,
+        _ recognizers: [Located<RecognizerDescription>], regionNames: [String], input chip: TouchInputKind?,
         _ log: inout IssueLog
     ) {
         var firstPath: [String: String] = [:]

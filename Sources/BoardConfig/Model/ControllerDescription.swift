@@ -39,10 +39,14 @@ package enum PanelRotation: Int, Sendable, Equatable, CaseIterable {
 /// `invert_x` / `invert_y` apply to the chip's raw axes, then `swap_xy`, then `rotation`.
 /// The result is in panel pixels, the coordinates of traces and regions.
 package struct ControllerDescription: Sendable, Equatable {
-    package var chip: ControllerChip
+    /// The I2C chip, nil for an input device (`chip = "evdev"`).
+    package var chip: ControllerChip? { input.chip }
+
+    /// What `chip = "…"` names: an I2C controller family or a Linux input device.
+    package var input: TouchInputKind
     package var bus: ControllerBus
-    /// The 7-bit address: the board's `address`, or the chip's default.
-    package var address: I2CAddress
+    /// The 7-bit address: the board's `address`, or the chip's default; nil for an input device.
+    package var address: I2CAddress?
     /// The INT line; nil when not wired (then the driver polls every `pollIntervalMilliseconds`).
     package var interrupt: GPIOLineDescription?
     /// The reset line; nil when not wired. `active_low` defaults to true for reset (all supported chips' RSTN).
@@ -69,7 +73,7 @@ package struct ControllerDescription: Sendable, Equatable {
     package var grab: Bool = false
 
     package init(
-        chip: ControllerChip, bus: ControllerBus, address: I2CAddress? = nil, interrupt: GPIOLineDescription? = nil,
+        input: TouchInputKind, bus: ControllerBus, address: I2CAddress? = nil, interrupt: GPIOLineDescription? = nil,
         reset: GPIOLineDescription? = nil, pollIntervalMilliseconds: Int = 10, rotation: PanelRotation = .degrees0,
         swapXY: Bool = false, invertX: Bool = false, invertY: Bool = false, calibration: [Double]? = nil,
         releaseTimeoutMilliseconds: Int = 10_000, minContactMilliseconds: Int = 0, reportRate: Int? = nil
@@ -78,9 +82,9 @@ package struct ControllerDescription: Sendable, Equatable {
         self.releaseTimeoutMilliseconds = releaseTimeoutMilliseconds
         self.minContactMilliseconds = minContactMilliseconds
         self.reportRate = reportRate
-        self.chip = chip
+        self.input = input
         self.bus = bus
-        self.address = address ?? chip.defaultAddress
+        self.address = input.chip.map { address ?? $0.defaultAddress }
         self.interrupt = interrupt
         self.reset = reset
         self.pollIntervalMilliseconds = pollIntervalMilliseconds

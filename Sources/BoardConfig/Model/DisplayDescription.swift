@@ -37,7 +37,7 @@ package struct DisplayDescription: Sendable, Equatable {
     /// reads the kernel's device itself), as one warning line; nil when touchwire can swallow it.
     /// The screen still sleeps and wakes there.
     package static func wakeTouchWarning(_ board: BoardDescription) -> String? {
-        guard board.display != nil, let c = board.controller, c.chip == .evdev, case .input = c.bus, !c.grab
+        guard board.display != nil, let c = board.controller, c.input == .evdev, case .input = c.bus, !c.grab
         else { return nil }
         return "\(board.location): [display]: controller.grab = false reads the touchscreen passively, so the UI "
             + "receives the wake touch too (it may press what lies under the finger); the screen still sleeps "

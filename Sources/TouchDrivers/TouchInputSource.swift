@@ -8,8 +8,9 @@ import TouchCore
 package struct ControllerIdentity: Hashable, Sendable, CustomStringConvertible {
     /// A human name: "FT6336U", or the driver family ("FT6x36 (unidentified)") when the chip id is unknown.
     package var chipName: String
-    /// The address that answered.
-    package var address: I2CAddress
+    /// The I2C address that answered; nil for an input that is no I2C chip (an evdev device,
+    /// named by `device`).
+    package var address: I2CAddress?
     /// The chip id register's value (FocalTech 0xA3), nil when the read failed.
     package var chipID: UInt8?
     /// The firmware id register's value (FocalTech 0xA6), nil when the read failed.
@@ -36,8 +37,9 @@ package struct ControllerIdentity: Hashable, Sendable, CustomStringConvertible {
     package var device: String?
 
     package init(
-        chipName: String, address: I2CAddress, chipID: UInt8? = nil, firmware: UInt8? = nil, vendor: UInt8? = nil,
-        firmwareVersion: UInt16? = nil, resolutionWidth: Int? = nil, resolutionHeight: Int? = nil, note: String? = nil,
+        chipName: String, address: I2CAddress? = nil, chipID: UInt8? = nil, firmware: UInt8? = nil,
+        vendor: UInt8? = nil, firmwareVersion: UInt16? = nil, resolutionWidth: Int? = nil, resolutionHeight: Int? = nil,
+        note: String? = nil,
         device: String? = nil
     ) {
         self.device = device
@@ -69,27 +71,55 @@ package struct ControllerIdentity: Hashable, Sendable, CustomStringConvertible {
         }
         if let vendor, vendor != 0 { fields.append("vendor \(hex(vendor))") }
         if let w = resolutionWidth, let h = resolutionHeight { fields.append("resolution \(w)x\(h)") }
-        var text = device.map { "\(chipName) on \($0)" } ?? "\(chipName) at \(address)"
+        var text = chipName
+        if let device {
+            text += " on \(device)"
+        } else if let address {
+            text += " at \(address)"
+        }
         if !fields.isEmpty { text += " (" + fields.joined(separator: ", ") + ")" }
         if let note { text += "; " + note }
         return text
     }
 }
 
-/// What the service needs from any touch controller driver.
+/// Why a touch input failed: the one error type of `TouchInputSource`, whatever the input is.
+/// Each case carries the error of the input's own kind, which names what and where (the I2C
+/// address, the device path, the GPIO line); `description` is that error's.
+package enum TouchInputError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// An I2C controller's transfer failed.
+    case bus(I2CError)
+    /// A Linux input device (`chip = "evdev"`) failed.
+    case device(InputDeviceError)
+    /// A controller's reset, wake or INT line could not be driven.
+    case line(GPIOError)
+
+    package var description: String {
+        switch self {
+        case .bus(let e): "\(e)"
+        case .device(let e): "\(e)"
+        case .line(let e): "\(e)"
+        }
+    }
+}
+
+/// What the pipeline reads touches from: an I2C controller driver (FT5x06/FT6x36, GT911,
+/// CST816, ICN8318), a Linux input device (`EvdevController`), or either of them reading a
+/// simulated world (`SimulatedController`). They are peers: the driver stage sees only this
+/// protocol and its one error type, never which kind of input it holds.
 ///
 /// Called from the driver thread only; implementations are not required to be thread-safe.
-package protocol TouchController: AnyObject {
+package protocol TouchInputSource: AnyObject {
     /// Set by a successful `start()`; nil before.
     var identity: ControllerIdentity? { get }
     /// Checks the controller answers, identifies it and configures it. Throws when it does
     /// not answer at all; missing identification registers are tolerated.
-    func start() throws(I2CError)
+    func start() throws(TouchInputError)
     /// Reads one report. Returns nil when there is nothing new to report: a frame that must be
     /// dropped (invalid count), a GT911 buffer not ready, a CST816 asleep while idle. An empty
     /// frame means every finger is up. Coordinates are raw chip coordinates (the driver stage
     /// applies `PanelTransform`).
-    func readFrame(at timestamp: Instant) throws(I2CError) -> TouchFrame?
+    func readFrame(at timestamp: Instant) throws(TouchInputError) -> TouchFrame?
     /// Running totals of what the driver threw away.
     var counters: DriverCounters { get }
     /// The INT line as an input with edge events, when the driver owns one (set by `start()`).
@@ -105,7 +135,7 @@ package protocol TouchController: AnyObject {
     var stampsFrames: Bool { get }
 }
 
-extension TouchController {
+extension TouchInputSource {
     package var interruptInput: (any GPIOInput)? { nil }
     package var stampsFrames: Bool { false }
 }
