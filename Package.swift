@@ -176,6 +176,15 @@ if ProcessInfo.processInfo.environment["TOUCHWIRE_FUZZ"] != nil {
         .executableTarget(
             name: "FuzzStatus", dependencies: ["FuzzSupport", "TouchService"], path: "Fuzz/FuzzStatus",
             swiftSettings: fuzzSettings),
+        .executableTarget(
+            name: "FuzzMonitor", dependencies: ["FuzzSupport", "TouchPlot", "TouchCore"], path: "Fuzz/FuzzMonitor",
+            swiftSettings: fuzzSettings),
+        .executableTarget(
+            name: "FuzzLabels", dependencies: ["FuzzSupport", "TouchComposition", "Gestures"],
+            path: "Fuzz/FuzzLabels", swiftSettings: fuzzSettings),
+        .executableTarget(
+            name: "FuzzTemplates", dependencies: ["FuzzSupport", "Gestures"], path: "Fuzz/FuzzTemplates",
+            swiftSettings: fuzzSettings),
     ]
     // The benchmark target and its plugin are not needed for a fuzz product, and linking the
     // plugin's tools with -sanitize=fuzzer made ld.gold report internal errors (issue 31).
