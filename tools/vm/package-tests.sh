@@ -25,7 +25,7 @@ echo "INFO systemd $(systemctl --version | head -1 | cut -d' ' -f2) up after $(c
 # 1. apt installs the package (its dependencies are already in the debootstrap root).
 check "apt install ./touchwire.deb" apt-get install -y /root/touchwire.deb
 check "touchwire --version" sh -c 'touchwire --version | grep -E "^touchwire [0-9]+\.[0-9]+\.[0-9]+ \(Swift"'
-check "user touchwire in i2c gpio dialout input touchwire-uinput touchwire-events" sh -c \
+check "user touchwire in i2c gpio dialout input touchwire-uinput touchwire-events (id)" sh -c \
   'id -nG touchwire | tr " " "\n" | sort | tr "\n" " " | grep -qx "dialout gpio i2c input touchwire touchwire-events touchwire-uinput "'
 check "board.toml is a conffile" sh -c 'dpkg-query -W -f="\${Conffiles}" touchwire | grep -q "/etc/touchwire/board.toml"'
 check "man page and completions" test -f /usr/share/man/man1/touchwire.1.gz -a \
@@ -95,8 +95,8 @@ else
 fi
 check "kiosk user in touchwire-events, not in input or touchwire-uinput" sh -c \
   'id -nG kiosk | tr " " "\n" | grep -qx touchwire-events && ! id -nG kiosk | tr " " "\n" | grep -qxE "input|touchwire-uinput"'
-check "/run/touchwire is 0755, the socket 0660 touchwire:touchwire-events" sh -c \
-  '[ "$(stat -c "%a" /run/touchwire)" = 755 ] && [ "$(stat -c "%a %U:%G" /run/touchwire/events.sock)" = "660 touchwire:touchwire-events" ]'
+check "/run/touchwire is 0750, it and the socket (0660) are touchwire:touchwire-events" sh -c \
+  '[ "$(stat -c "%a %U:%G" /run/touchwire)" = "750 touchwire:touchwire-events" ] && [ "$(stat -c "%a %U:%G" /run/touchwire/events.sock)" = "660 touchwire:touchwire-events" ]'
 check "the kiosk user reads the event socket" sh -c \
   "timeout 60 runuser -u kiosk -- touchwire monitor --board $board --socket /run/touchwire/events.sock --frames 2 \
    >/tmp/kiosk-monitor.out && grep -aqE 't [0-9.]+ s  ' /tmp/kiosk-monitor.out"
