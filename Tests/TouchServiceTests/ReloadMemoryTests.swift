@@ -25,7 +25,8 @@ final class ReloadMemoryTests: XCTestCase {
     }
 
     /// What a reload does before the swap, 500 times over, accepted and refused: the allocated
-    /// heap stays within 64 KB (the old parser grew it by about 6 MB here).
+    /// heap stays within 1 MB (the old parser grew it by 20 KB a load, about 20 MB here; the bound
+    /// leaves room for whatever other tests' threads still do in this process).
     func testFiveHundredBoardLoadsLeaveAllocatedBytesFlat() throws {
         let text = try demoText
         let refused = text.replacingOccurrences(of: "kind = \"tap\"", with: "kind = \"tapp\"")
@@ -46,17 +47,18 @@ final class ReloadMemoryTests: XCTestCase {
         let before = RealTime.allocatedHeapBytes()
         for _ in 0..<500 { loadBoth() }
         let grown = RealTime.allocatedHeapBytes() - before
-        XCTAssertLessThan(grown, 64 * 1024, "500 loads and 500 refusals left \(grown) bytes allocated")
+        XCTAssertLessThan(grown, 1 << 20, "500 loads and 500 refusals left \(grown) bytes allocated")
     }
 
-    /// The reload soak (`tools/soak --reloads N`; `TOUCHWIRE_RELOAD_SOAK`, 60 in the suite): the
+    /// The reload soak (`tools/soak --reloads N`; `TOUCHWIRE_RELOAD_SOAK`, 100 in the suite): the
     /// supervisor of a running demo service reloads its board N times, every other reload a
     /// misspelt board that is refused, the accepted ones alternating two valid boards, each swapped
     /// in. From the end of the warm-up (a tenth of the run, at least 10 reloads) to the end, the
-    /// allocated heap grows less than 256 KB and the resident set less than 4 MB, whatever N.
+    /// allocated heap grows less than 512 KB and the resident set less than 4 MB, whatever N (the old
+    /// parser leaked 20 KB a reload: 1.8 MB over the suite's 90 measured reloads).
     func testReloadSoakLeavesMemoryFlat() throws {
         let reloads =
-            ProcessInfo.processInfo.environment["TOUCHWIRE_RELOAD_SOAK"].flatMap { Int($0) }.map { max($0, 20) } ?? 60
+            ProcessInfo.processInfo.environment["TOUCHWIRE_RELOAD_SOAK"].flatMap { Int($0) }.map { max($0, 20) } ?? 100
         let dir = try makeTemporaryDirectory(self)
         let file = dir.appendingPathComponent("board.toml")
         let text = try demoText
@@ -101,7 +103,7 @@ final class ReloadMemoryTests: XCTestCase {
         print(
             "reload soak: \(reloads) reloads (\(accepted) swapped in, \(refusals) refused), after \(warmUp): "
                 + "heap \(heap >= 0 ? "+" : "")\(heap) bytes, rss \(rss >= 0 ? "+" : "")\(rss / 1024) kB")
-        XCTAssertLessThan(heap, 256 * 1024, "the allocated heap grew by \(heap) bytes over \(reloads) reloads")
+        XCTAssertLessThan(heap, 512 * 1024, "the allocated heap grew by \(heap) bytes over \(reloads) reloads")
         XCTAssertLessThan(rss, 4 << 20, "the resident set grew by \(rss / 1024) kB over \(reloads) reloads")
     }
 }
