@@ -14,7 +14,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
-        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", exact: "1.6.1"),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
@@ -67,7 +66,7 @@ let package = Package(
         /// from them in `TouchService.EngineBuilder`).
         .target(
             name: "BoardConfig",
-            dependencies: ["TouchCore", "Gestures", "TOMLKit"]
+            dependencies: ["TouchCore", "Gestures"]
         ),
         /// Pictures of what the panel saw: a deterministic SVG writer, the panel and timeline plots,
         /// and the character panel of `touchwire monitor`. Pure: no I/O, no clock.
@@ -176,6 +175,15 @@ if ProcessInfo.processInfo.environment["TOUCHWIRE_FUZZ"] != nil {
             swiftSettings: fuzzSettings),
         .executableTarget(
             name: "FuzzStatus", dependencies: ["FuzzSupport", "TouchService"], path: "Fuzz/FuzzStatus",
+            swiftSettings: fuzzSettings),
+        .executableTarget(
+            name: "FuzzMonitor", dependencies: ["FuzzSupport", "TouchPlot", "TouchCore"], path: "Fuzz/FuzzMonitor",
+            swiftSettings: fuzzSettings),
+        .executableTarget(
+            name: "FuzzLabels", dependencies: ["FuzzSupport", "TouchComposition", "Gestures"],
+            path: "Fuzz/FuzzLabels", swiftSettings: fuzzSettings),
+        .executableTarget(
+            name: "FuzzTemplates", dependencies: ["FuzzSupport", "Gestures"], path: "Fuzz/FuzzTemplates",
             swiftSettings: fuzzSettings),
     ]
     // The benchmark target and its plugin are not needed for a fuzz product, and linking the

@@ -1,7 +1,7 @@
 import BoardConfig
 import FuzzSupport
 
-/// The board loader (the TOML crash screen, TOMLKit's toml++, validation) on any text: a board
+/// The board loader (the TOML crash screen, `TOMLParser`, validation) on any text: a board
 /// or a list of issues, never a trap; every issue is one line without control characters.
 func fuzz(_ input: UnsafeRawBufferPointer) {
     let text = String(decoding: input, as: UTF8.self)

@@ -159,6 +159,11 @@ package enum RealTime {
     /// The process's resident set size now, bytes (`VmRSS` in /proc/self/status).
     package static func residentBytes() -> Int { procStatusKilobytes("VmRSS:").map { $0 * 1024 } ?? 0 }
 
+    /// The bytes malloc has handed out and not had back (glibc's `mallinfo2().uordblks`: the main
+    /// arena and the threads' arenas, not blocks mmapped on their own). Unlike the resident set it
+    /// does not move with page reuse and fragmentation, so a leak of a few bytes a call shows.
+    package static func allocatedHeapBytes() -> Int { Int(mallinfo2().uordblks) }
+
     /// The resident set size now and its peak, bytes, from one read of /proc/self/status (`VmRSS`,
     /// `VmHWM`), so that `peak >= current` always holds. (`ru_maxrss` and `VmRSS` come from
     /// counters the kernel updates at different times: read apart, the peak can lag the current.)

@@ -20,8 +20,10 @@ package enum UInputError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .missing(let p): return "\(p) does not exist (load the uinput module: sudo modprobe uinput)"
         case .permissionDenied(let p):
-            return "permission denied opening \(p) (run as root, or give group input access to it with a udev rule: "
-                + "KERNEL==\"uinput\", GROUP=\"input\", MODE=\"0660\", and add the user to group input)"
+            return "permission denied opening \(p) (the Debian package gives it to group touchwire-uinput, of which "
+                + "only the service's user is a member; without the package, a udev rule: KERNEL==\"uinput\", "
+                + "GROUP=\"touchwire-uinput\", MODE=\"0660\", and run touchwire as a user of that group, never a "
+                + "login user: whoever may write uinput can type into any session)"
         case .failed(let op, let e): return "uinput: \(op) failed (errno \(e))"
         }
     }

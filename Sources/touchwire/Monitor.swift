@@ -97,9 +97,8 @@ struct Monitor: ParsableCommand {
         writeStandardOutput(screen.render())
     }
 
-    /// The longest line read from the service's stream (an event line is about 200 bytes; the
-    /// trace reader's line bound).
-    static let maximumLineBytes = 64 * 1024
+    /// The longest line read from the service's stream (`MonitorLineReader`).
+    static let maximumLineBytes = MonitorLineReader.maximumLineBytes
 
     /// The service's event stream: events as they arrive, redrawn every `refreshMs`. Returns why
     /// it stopped reading when the stream is not event lines (a line longer than `maximumLineBytes`).
@@ -108,8 +107,7 @@ struct Monitor: ParsableCommand {
         stop: borrowing Atomic<Bool>
     ) throws(UnixConnectionError) -> String? {
         var recent: [MonitorEvent] = []
-        var pending: [UInt8] = []
-        var scanned = 0
+        var reader = MonitorLineReader()
         var buffer = [UInt8](repeating: 0, count: 4096)
         var received = 0
         var countAtRefresh = 0
@@ -127,30 +125,22 @@ struct Monitor: ParsableCommand {
                 }
             }
             if let failure { throw failure }
-            if let n {
-                pending.append(contentsOf: buffer[..<n])
-            } else {
-                closed = true
-            }
-            // Each byte is searched for a newline once (only what arrived since the last search),
-            // and a line is bounded: an endless line used to be buffered and rescanned, quadratic.
-            var start = 0
-            while let newline = pending[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: pending[start..<newline], as: UTF8.self)
-                start = newline + 1
-                scanned = start
-                guard let event = MonitorEvent.parse(line[...]) else { continue }
+            let arrived = n ?? 0
+            if n == nil { closed = true }
+            // Each byte is searched for a newline once, and a line is bounded: an endless line
+            // used to be buffered and rescanned, quadratic (MonitorLineReader).
+            let bounded = reader.feed(buffer[..<arrived]) { line in
+                guard let event = MonitorEvent.parse(line) else { return true }
                 received += 1
                 lastLatency = Int64.saturatingDifference(MonotonicClock.now().microseconds, event.time)
                 MonitorEvent.append(event, to: &recent)
                 if let frames, received >= frames {
                     closed = true
-                    break
+                    return false
                 }
+                return true
             }
-            pending.removeFirst(start)
-            scanned = pending.count
-            if pending.count > Monitor.maximumLineBytes {
+            if !bounded {
                 return "\(connection.path): a line of more than \(Monitor.maximumLineBytes) bytes;"
                     + " not touchwire's event stream (formats.md §2)"
             }

@@ -60,9 +60,9 @@ struct Touchwire: ParsableCommand {
         if first.hasPrefix("touchwire: ") { first.removeFirst("touchwire: ".count) }
         var line = "touchwire: " + first
         if let hint = lines.first(where: { $0.contains("See '") && $0.contains(" --help'") }),
-            let start = hint.range(of: "See '"), let end = hint.range(of: "'", range: start.upperBound..<hint.endIndex)
+            let start = hint.firstRange(of: "See '"), let end = hint[start.upperBound...].firstIndex(of: "'")
         {
-            line += " (see `\(hint[start.upperBound..<end.lowerBound])`)"
+            line += " (see `\(hint[start.upperBound..<end])`)"
         }
         return line
     }

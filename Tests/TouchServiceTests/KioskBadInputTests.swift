@@ -57,13 +57,15 @@ extension CommandLineTests {
 }
 
 final class KioskErrorTextTests: XCTestCase {
-    /// Permission problems say which group to join, for the input device and for /dev/uinput.
+    /// Permission problems say which group to join, for the input device and for /dev/uinput:
+    /// uinput belongs to touchwire's own group, never to a login user's group such as input.
     func testPermissionDeniedNamesGroupInput() {
         let input = "\(InputDeviceError.permissionDenied(path: "/dev/input/event3"))"
         XCTAssertTrue(input.hasPrefix("permission denied opening /dev/input/event3"), input)
         XCTAssertTrue(input.contains("group input"), input)
         let uinput = "\(UInputError.permissionDenied(path: "/dev/uinput"))"
-        XCTAssertTrue(uinput.contains("/dev/uinput") && uinput.contains("GROUP=\"input\""), uinput)
+        XCTAssertTrue(uinput.contains("/dev/uinput") && uinput.contains("GROUP=\"touchwire-uinput\""), uinput)
+        XCTAssertFalse(uinput.contains("GROUP=\"input\""), uinput)
     }
 
     /// A uinput node that is missing: `.missing` naming the node, nothing created.

@@ -163,8 +163,8 @@ check "error: by name, unreadable devices give permission denied (group input), 
   sh -c "grep -q 'controller.name: permission denied opening /dev/input/event.*group input' /tmp/perm-k1n.err && ! grep -q rc=0 /tmp/perm-k1n.err"
 timeout 30 twinput asuser 65534 65534 $TW run --board /tmp/k0.toml >/tmp/perm-u.out 2>/tmp/perm-u.err; rc=$?
 show perm-uinput /tmp/perm-u.err 3
-check "error: permission denied on /dev/uinput names the udev rule for group input (exit $rc)" \
-  sh -c "[ $rc -ne 0 ] && grep -q 'passthrough: permission denied opening /dev/uinput (.*GROUP=\"input\"' /tmp/perm-u.err"
+check "error: permission denied on /dev/uinput names the udev rule for group touchwire-uinput (exit $rc)" \
+  sh -c "[ $rc -ne 0 ] && grep -q 'passthrough: permission denied opening /dev/uinput (.*GROUP=\"touchwire-uinput\"' /tmp/perm-u.err"
 stop_tw $pid
 kill $rpid 2>/dev/null; wait $rpid 2>/dev/null
 touch /tmp/k1.done

@@ -25,8 +25,8 @@ echo "INFO systemd $(systemctl --version | head -1 | cut -d' ' -f2) up after $(c
 # 1. apt installs the package (its dependencies are already in the debootstrap root).
 check "apt install ./touchwire.deb" apt-get install -y /root/touchwire.deb
 check "touchwire --version" sh -c 'touchwire --version | grep -E "^touchwire [0-9]+\.[0-9]+\.[0-9]+ \(Swift"'
-check "user touchwire in i2c gpio dialout input" sh -c \
-  'id -nG touchwire | tr " " "\n" | sort | tr "\n" " " | grep -qx "dialout gpio i2c input touchwire "'
+check "user touchwire in i2c gpio dialout input touchwire-uinput touchwire-events (id)" sh -c \
+  'id -nG touchwire | tr " " "\n" | sort | tr "\n" " " | grep -qx "dialout gpio i2c input touchwire touchwire-events touchwire-uinput "'
 check "board.toml is a conffile" sh -c 'dpkg-query -W -f="\${Conffiles}" touchwire | grep -q "/etc/touchwire/board.toml"'
 check "man page and completions" test -f /usr/share/man/man1/touchwire.1.gz -a \
   -f /usr/share/bash-completion/completions/touchwire -a -f /usr/share/zsh/vendor-completions/_touchwire \
@@ -76,6 +76,32 @@ check "event socket back after the reload, 0660, owned by touchwire" wait_for 20
 check "event socket streams after the reload" sh -c \
   "timeout 60 touchwire monitor --board $board --socket /run/touchwire/events.sock --frames 3 >/tmp/monitor.out \
    && grep -aqE 't [0-9.]+ s  (tap|double-tap|long-press|pan|button) ' /tmp/monitor.out"
+
+# 3b. Who may do what (docs/kiosk.md): /dev/uinput belongs to touchwire-uinput, a group only the
+# service's user is in (not input: writing uinput types into any session); the event socket to
+# touchwire-events, which the kiosk user joins. That user reads events and cannot write uinput;
+# a user outside the group cannot connect.
+insmod /root/uinput.ko 2>/dev/null || modprobe uinput 2>/dev/null || true
+udevadm trigger --subsystem-match=misc --action=add 2>/dev/null || true
+udevadm settle 2>/dev/null || true
+useradd -m -s /bin/sh kiosk
+usermod -aG touchwire-events kiosk
+if [ -c /dev/uinput ]; then
+  check "/dev/uinput is 0660 root:touchwire-uinput" sh -c '[ "$(stat -c "%a %U:%G" /dev/uinput)" = "660 root:touchwire-uinput" ]'
+  check "the kiosk user cannot open /dev/uinput" sh -c "! runuser -u kiosk -- sh -c 'exec 3<>/dev/uinput'"
+  check "the service's user can open /dev/uinput" runuser -u touchwire -- sh -c 'exec 3<>/dev/uinput'
+else
+  echo "INFO no /dev/uinput in this VM (no uinput module): its owner is not checked"
+fi
+check "kiosk user in touchwire-events, not in input or touchwire-uinput" sh -c \
+  'id -nG kiosk | tr " " "\n" | grep -qx touchwire-events && ! id -nG kiosk | tr " " "\n" | grep -qxE "input|touchwire-uinput"'
+check "/run/touchwire is 0750, it and the socket (0660) are touchwire:touchwire-events" sh -c \
+  '[ "$(stat -c "%a %U:%G" /run/touchwire)" = "750 touchwire:touchwire-events" ] && [ "$(stat -c "%a %U:%G" /run/touchwire/events.sock)" = "660 touchwire:touchwire-events" ]'
+check "the kiosk user reads the event socket" sh -c \
+  "timeout 60 runuser -u kiosk -- touchwire monitor --board $board --socket /run/touchwire/events.sock --frames 2 \
+   >/tmp/kiosk-monitor.out && grep -aqE 't [0-9.]+ s  ' /tmp/kiosk-monitor.out"
+check "a user outside touchwire-events cannot connect" sh -c \
+  "! timeout 30 runuser -u nobody -- touchwire monitor --board $board --socket /run/touchwire/events.sock --frames 1"
 
 # 4. A hung pipeline (test-only fault) stops feeding the watchdog: systemd kills and restarts it.
 mkdir -p /etc/systemd/system/touchwire.service.d

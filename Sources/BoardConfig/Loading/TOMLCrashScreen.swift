@@ -1,7 +1,8 @@
-/// Finds inputs on which TOMLKit's bundled toml++ 3.4.0 trips its own debug assertions
-/// (`TOML_ASSERT_ASSUME` in `parse_key` and `parse_value`) and aborts the process instead of
-/// reporting a parse error. Every such input is invalid TOML; this screen reports it as a
-/// syntax error first, so that no board file can crash the service.
+/// Finds inputs on which TOMLKit's bundled toml++ 3.4.0 (the parser before `TOMLParser`) tripped
+/// its own debug assertions (`TOML_ASSERT_ASSUME` in `parse_key` and `parse_value`) and aborted
+/// the process instead of reporting a parse error. Every such input is invalid TOML; this screen
+/// still reports it first, with the messages and lines the tests and users know, and `TOMLParser`
+/// would refuse it too.
 ///
 /// Two shapes, both found by differential fuzzing against toml++:
 /// - a table header whose key starts with anything but a bare-key character, a quote or `]`

@@ -1,7 +1,5 @@
-internal import TOMLKit
-
-/// A TOML document as plain Sendable values, copied out of TOMLKit's reference types at once
-/// so that everything after parsing is pure.
+/// A TOML document as plain Sendable values (parsed by `TOMLParser`), so that everything after
+/// parsing is pure.
 enum TOMLNode: Sendable, Equatable {
     case table([String: TOMLNode])
     case array([TOMLNode])
@@ -27,52 +25,7 @@ enum TOMLNode: Sendable, Equatable {
         if let crash = TOMLCrashScreen.check(text) {
             throw SyntaxError(message: crash.message, line: crash.line, column: nil)
         }
-        let table: TOMLTable
-        do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            let line = error.source.begin.line
-            let column = error.source.begin.column
-            throw SyntaxError(
-                message: "TOML syntax error: " + error.description, line: line > 0 ? line : nil,
-                column: column > 0 ? column : nil)
-        } catch {
-            throw SyntaxError(message: "TOML syntax error: \(error)", line: nil, column: nil)
-        }
-        return convert(table)
-    }
-
-    private static func convert(_ table: TOMLTable) -> [String: TOMLNode] {
-        var out: [String: TOMLNode] = [:]
-        for key in table.keys {
-            if let value = table[key] { out[key] = convert(value) }
-        }
-        return out
-    }
-
-    private static func convert(_ value: TOMLValueConvertible) -> TOMLNode {
-        switch value.type {
-        case .table:
-            if let t = value.table { return .table(convert(t)) }
-        case .array:
-            if let a = value.array {
-                var items: [TOMLNode] = []
-                items.reserveCapacity(a.count)
-                for i in 0..<a.count { items.append(convert(a[i])) }
-                return .array(items)
-            }
-        case .string:
-            if let s = value.string { return .string(s) }
-        case .int:
-            if let i = value.int { return .integer(i) }
-        case .double:
-            if let d = value.double { return .double(d) }
-        case .bool:
-            if let b = value.bool { return .bool(b) }
-        case .date, .time, .dateTime:
-            break
-        }
-        return .other(value.type.description)
+        return try TOMLParser.parse(text)
     }
 
     /// "an integer", "a string", … for type errors.

@@ -14,6 +14,7 @@
 #include <gpiod.h>
 #include <linux/input.h>
 #include <linux/uinput.h>
+#include <malloc.h>
 
 /// Binds the descriptor to a 7-bit slave address (`ioctl(fd, I2C_SLAVE, addr)`).
 int tw_i2c_set_slave(int fd, uint16_t address);
