@@ -1,4 +1,5 @@
 import BoardConfig
+import Gestures
 import Logging
 import TouchCore
 import TouchLinux
@@ -12,10 +13,12 @@ extension Service {
     /// service. `extraOutputs` are added to the board's own (tests point one at a pseudo-terminal);
     /// `gpio`, when given, supplies every bound GPIO line (tests pass a simulated chip; otherwise
     /// chip "sim" is in memory and others are libgpiod's); `clock` is the monotonic clock unless a
-    /// test injects one.
+    /// test injects one; `devices` opens the passthrough touchscreen, the keyboard and the exec
+    /// runner (uinput and real programs unless a test passes `SimulatedOutputDevices`).
     package convenience init(
         board: BoardDescription, logger: Logger, settings: ServiceSettings = ServiceSettings(),
         extraOutputs: [OutputChannel] = [], stdout: (any LineSink)? = nil, gpio: (any GPIOProvider)? = nil,
+        devices: any OutputDevices = SystemOutputDevices(),
         clock: @escaping @Sendable () -> Instant = { MonotonicClock.now() }
     ) throws(ServiceError) {
         let engine = try EngineBuilder.build(board)
@@ -24,21 +27,50 @@ extension Service {
         let lines = try OutputFactory.gpio(board, names: names, provider: gpio, logger: logger)
         let commands: CommandActuator?
         do throws(PipelineSetupError) {
-            commands = try CommandActuator.make(board, names: names, logger: logger)
+            commands = try CommandSetup.make(board, names: names, devices: devices, logger: logger)
         } catch {
             throw .pipeline(error)
         }
+        let passthrough = try PassthroughTracker.output(board, engine: engine, devices: devices)
         let display = try DisplaySetup.make(
             board, backlightRoot: settings.backlightRoot, gpio: gpio, logger: logger)
         if let warning = DisplayDescription.wakeTouchWarning(board) { logger.warning("\(warning)") }
         let setup = try ControllerFactory.make(board, start: clock(), clock: clock)
-        do throws(PipelineSetupError) {
-            try self.init(
-                board: board, logger: logger, settings: settings, engine: engine, channels: channels + extraOutputs,
-                lines: lines, controller: setup.controller, transform: setup.transform, protection: setup.protection,
-                schedule: setup.schedule, commands: commands, displaySwitch: display, clock: clock)
+        self.init(
+            board: board, logger: logger, settings: settings, engine: engine, channels: channels + extraOutputs,
+            lines: lines, controller: setup.controller, transform: setup.transform, protection: setup.protection,
+            schedule: setup.schedule, commands: commands, passthrough: passthrough, displaySwitch: display,
+            clock: clock)
+    }
+}
+
+extension PassthroughTracker {
+    /// Regions of `board` in the engine's order, forwarded unless marked `passthrough = false`.
+    package convenience init(board: BoardDescription, engine: GestureEngine) {
+        self.init(forwarded: Self.forwarded(board, engine: engine))
+    }
+
+    /// Region index → whether its touches reach the UI (`passthrough = false` keeps them).
+    static func forwarded(_ board: BoardDescription, engine: GestureEngine) -> [Bool] {
+        engine.regions.map { r in board.region(named: r.name)?.passthrough ?? true }
+    }
+
+    /// Opens `board`'s `[passthrough]` touchscreen through `devices` (nil without one) before
+    /// anything starts: a missing /dev/uinput or a permission problem is one error.
+    static func output(_ board: BoardDescription, engine: GestureEngine, devices: any OutputDevices)
+        throws(ServiceError) -> PassthroughOutput?
+    {
+        guard let p = board.passthrough else { return nil }
+        let slots = p.slots ?? board.controller?.chip.maxContacts ?? 10
+        do throws(UInputError) {
+            let device = try devices.touchscreen(
+                name: p.name, width: board.panel.width, height: board.panel.height, slots: slots,
+                widthMillimetres: board.panel.widthMillimetres, heightMillimetres: board.panel.heightMillimetres)
+            return PassthroughOutput(
+                screen: PassthroughTouchscreen(device: device, slots: slots),
+                forwarded: forwarded(board, engine: engine))
         } catch {
-            throw .pipeline(error)
+            throw .pipeline(.passthrough(board: board.location, reason: "\(error)"))
         }
     }
 }

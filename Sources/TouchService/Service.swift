@@ -102,9 +102,9 @@ package final class Service: @unchecked Sendable {
         board: BoardDescription, logger: Logger, settings: ServiceSettings, engine: GestureEngine,
         channels: [OutputChannel], lines: GPIOActuator?, controller: any TouchController,
         transform: PanelTransform?, protection: TouchProtection, schedule: AdaptivePollSchedule,
-        commands: CommandActuator? = nil, displaySwitch: DisplaySwitch? = nil,
+        commands: CommandActuator? = nil, passthrough: PassthroughOutput? = nil, displaySwitch: DisplaySwitch? = nil,
         clock: @escaping @Sendable () -> Instant
-    ) throws(PipelineSetupError) {
+    ) {
         self.board = board
         self.logger = logger
         self.clock = clock
@@ -119,15 +119,20 @@ package final class Service: @unchecked Sendable {
         self.engine = engine
         frames = FrameQueue(capacity: 256)
         outputWake = Wakeup()
-        writesOnRecognizerThread = channels.allSatisfy { Self.neverBlocks($0.sink) }
-        let housekeeping = channels.contains { $0.sink is SocketSink || $0.sink is UARTSink }
+        writesOnRecognizerThread = channels.allSatisfy { $0.sink.neverBlocks }
+        let housekeeping = channels.contains { $0.sink.hasHousekeeping }
         outputIdleMicroseconds = housekeeping ? 100_000 : 1_000_000
         events = EventQueueSink(
             capacity: 1024, wake: writesOnRecognizerThread ? Wakeup(inert: true) : outputWake,
             recognizerSlots: engine.recognizers.count)
         engine.sink = events
         recognizer = RecognizerStage(frames: frames, engine: engine)
-        passthroughScreen = try PassthroughSetup.attach(board, engine: engine, events: events, stage: recognizer)
+        if let passthrough {
+            passthroughScreen = PassthroughSetup.attach(
+                passthrough, engine: engine, events: events, stage: recognizer)
+        } else {
+            passthroughScreen = nil
+        }
         recognizer.metrics = metrics
         output = OutputStage(
             events: events.ring, channels: channels, gpio: lines, recognizerSlots: engine.recognizers.count)
@@ -152,7 +157,7 @@ package final class Service: @unchecked Sendable {
         }
         for c in channels {
             // `display …` lines on the event socket (docs/formats.md §6); answered on the output thread.
-            (c.sink as? SocketSink)?.onRequest = { [display] line in
+            c.sink.answerRequests { [display] line in
                 DisplayCommandLine.reply(to: line, control: display)
             }
         }
@@ -206,7 +211,7 @@ package final class Service: @unchecked Sendable {
         if engine.hasTouchesDown { engine.process(.cancel(at: now)) }
         output.drain(clock: clock)
         output.flush()
-        for c in output.channels { (c.sink as? StandardOutputSink)?.restoreBlocking() }
+        for c in output.channels { c.sink.serviceStopped() }
         publishSnapshotOnThisThread()
         logger.info("\(statusLine)")
     }
@@ -485,12 +490,6 @@ package final class Service: @unchecked Sendable {
         let upkeep = output.nextWakeup(from: clock()) != nil
         outputHold.release()
         if upkeep { outputWake.signal() }
-    }
-
-    /// Sinks whose `write` never waits for the reader.
-    static func neverBlocks(_ sink: any LineSink) -> Bool {
-        if let stdout = sink as? StandardOutputSink { return stdout.descriptorIsNonBlocking }
-        return sink is UARTSink || sink is SocketSink
     }
 
 }

@@ -139,7 +139,7 @@ final class ExecBoardTests: XCTestCase {
         let b = try BoardLoader.parse(text, file: "e.toml", directory: dir.path)
         let clock = ManualClock()
         let service = try Service(board: b, logger: quietLogger, stdout: CollectingSink(), clock: clock.read)
-        let spawner = try XCTUnwrap(service.output.commands?.spawner)
+        let spawner = try XCTUnwrap(service.output.commands?.spawner as? CommandSpawner)
         let done = DispatchSemaphore(value: 0)
         spawner.onFinish = { _ in done.signal() }
         spawner.start()
