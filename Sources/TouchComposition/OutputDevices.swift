@@ -1,6 +1,7 @@
 import BoardConfig
 import Logging
 import Synchronization
+import TouchCore
 import TouchLinux
 import TouchService
 
@@ -36,7 +37,9 @@ extension CommandSpawner: CommandRunner {}
 
 /// The real devices: uinput nodes through /dev/uinput, programs started by a `CommandSpawner`.
 package struct SystemOutputDevices: OutputDevices {
-    package init() {}
+    /// The clock the spawner times its programs on.
+    package let clock: any TouchClock
+    package init(clock: any TouchClock = SystemClock.shared) { self.clock = clock }
 
     package func keyboard(keys: [Int]) throws(UInputError) -> any VirtualInputDevice {
         UInputVirtualDevice(try UInputDevice.keyboard(name: "touchwire keyboard", keys: keys))
@@ -55,7 +58,8 @@ package struct SystemOutputDevices: OutputDevices {
         _ commands: [ExecCommand], names: [String], environment: [String: String], user: String?,
         log: @escaping @Sendable (String) -> Void
     ) -> any CommandRunner {
-        CommandSpawner(commands: commands, names: names, environment: environment, user: user, log: log)
+        CommandSpawner(
+            commands: commands, names: names, environment: environment, user: user, clock: clock, log: log)
     }
 }
 
@@ -98,7 +102,8 @@ package final class SimulatedOutputDevices: OutputDevices, @unchecked Sendable {
         _ commands: [ExecCommand], names: [String], environment: [String: String], user: String?,
         log: @escaping @Sendable (String) -> Void
     ) -> any CommandRunner {
-        let real = CommandSpawner(commands: commands, names: names, environment: environment, user: user, log: log)
+        let real = CommandSpawner(
+            commands: commands, names: names, environment: environment, user: user, clock: ManualClock(), log: log)
         let r = RecordingCommandRunner(
             invocations: commands.indices.map { (real.spawnArguments($0), real.environment) })
         made.withLock { $0.runners.append(r) }

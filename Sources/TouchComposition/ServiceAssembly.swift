@@ -12,18 +12,19 @@ extension Service {
     /// — throwing one clear error if any part fails, so a bad board never starts a half-configured
     /// service. `extraOutputs` are added to the board's own (tests point one at a pseudo-terminal);
     /// `gpio`, when given, supplies every bound GPIO line (tests pass a simulated chip; otherwise
-    /// chip "sim" is in memory and others are libgpiod's); `clock` is the monotonic clock unless a
-    /// test injects one; `devices` opens the passthrough touchscreen, the keyboard and the exec
-    /// runner (uinput and real programs unless a test passes `SimulatedOutputDevices`).
+    /// chip "sim" is in memory and others are libgpiod's); `clock` is the pipeline's one clock,
+    /// the monotonic one unless a test injects a `ManualClock`; `devices` opens the passthrough touchscreen, the keyboard and the exec
+    /// runner (uinput and real programs on `clock` unless a test passes `SimulatedOutputDevices`).
     package convenience init(
         board: BoardDescription, logger: Logger, settings: ServiceSettings = ServiceSettings(),
         extraOutputs: [OutputChannel] = [], stdout: (any LineSink)? = nil, gpio: (any GPIOProvider)? = nil,
-        devices: any OutputDevices = SystemOutputDevices(),
-        clock: @escaping @Sendable () -> Instant = { MonotonicClock.now() }
+        devices: (any OutputDevices)? = nil, clock: any TouchClock = SystemClock.shared
     ) throws(ServiceError) {
+        let devices = devices ?? SystemOutputDevices(clock: clock)
         let engine = try EngineBuilder.build(board)
         let names = EngineBuilder.names(of: engine)
-        let channels = try OutputFactory.channels(board, names: names, stdout: stdout, logger: logger, clock: clock)
+        let channels = try OutputFactory.channels(
+            board, names: names, stdout: stdout, logger: logger, clock: clock.read)
         let lines = try OutputFactory.gpio(board, names: names, provider: gpio, logger: logger)
         let commands: CommandActuator?
         do throws(PipelineSetupError) {
@@ -33,14 +34,14 @@ extension Service {
         }
         let passthrough = try PassthroughTracker.output(board, engine: engine, devices: devices)
         let display = try DisplaySetup.make(
-            board, backlightRoot: settings.backlightRoot, gpio: gpio, logger: logger)
+            board, backlightRoot: settings.backlightRoot, gpio: gpio, clock: clock, logger: logger)
         if let warning = DisplayDescription.wakeTouchWarning(board) { logger.warning("\(warning)") }
-        let setup = try ControllerFactory.make(board, start: clock(), clock: clock)
+        let setup = try ControllerFactory.make(board, start: clock.now, clock: clock.read)
         self.init(
             board: board, logger: logger, settings: settings, engine: engine, channels: channels + extraOutputs,
             lines: lines, controller: setup.controller, transform: setup.transform, protection: setup.protection,
             schedule: setup.schedule, commands: commands, passthrough: passthrough, displaySwitch: display,
-            clock: clock)
+            clock: clock.read)
     }
 }
 

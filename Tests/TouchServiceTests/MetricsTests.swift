@@ -142,7 +142,7 @@ final class MetricsTests: XCTestCase {
         let service = try Service(
             board: board, logger: quietLogger,
             settings: ServiceSettings(statusFile: dir.appendingPathComponent("status.json").path),
-            stdout: CollectingSink(), clock: clock.read)
+            stdout: CollectingSink(), clock: clock)
         XCTAssertTrue(service.driver.start(at: .zero))
         for ms in stride(from: Int64(0), through: 500, by: 10) {
             clock.now = .milliseconds(ms)

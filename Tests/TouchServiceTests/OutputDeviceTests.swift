@@ -23,7 +23,7 @@ final class OutputDeviceTests: XCTestCase {
         let text = simulatedBoardText(script: "tap.jsonl", recognizers: ["tap"], extra: extra)
         let board = try BoardLoader.parse(text, file: "k.toml", directory: dir.path)
         return try Service(
-            board: board, logger: quietLogger, stdout: CollectingSink(), devices: devices, clock: clock.read)
+            board: board, logger: quietLogger, stdout: CollectingSink(), devices: devices, clock: clock)
     }
 
     /// Steps the service's stages by hand through the trace (300 ms, 10 ms apart).

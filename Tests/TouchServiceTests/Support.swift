@@ -9,13 +9,6 @@ import XCTest
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
-/// A clock the test moves by hand.
-final class ManualClock: @unchecked Sendable {
-    // Only the test thread reads and writes `now` (the service's threads are not started in these tests).
-    var now = Instant.zero
-    var read: @Sendable () -> Instant { { [unowned self] in self.now } }
-}
-
 /// A temporary directory removed when the test ends.
 func makeTemporaryDirectory(_ test: XCTestCase) throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("touchwire-\(UUID().uuidString)")

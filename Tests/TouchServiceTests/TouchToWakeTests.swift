@@ -74,7 +74,7 @@ final class TouchToWakeTests: XCTestCase {
         let gpio = SimulatedGPIO(chips: ["sim": 8], clock: clock.read)
         let service = try Service(
             board: board, logger: quietLogger, settings: ServiceSettings(backlightRoot: root.path), stdout: stdout,
-            gpio: gpio, clock: clock.read)
+            gpio: gpio, clock: clock)
         // What the UI would read from the passthrough device (the tracker `[passthrough]` uses).
         let tracker = PassthroughTracker(board: board, engine: service.engine)
         final class Frames: @unchecked Sendable { var list: [TouchFrame] = [] }
