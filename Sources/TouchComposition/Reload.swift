@@ -46,6 +46,8 @@ package final class ServiceSupervisor: @unchecked Sendable {
 
     private struct State {
         var service: Service
+        /// The board `service` was built from.
+        var board: BoardDescription
         var pending: BoardDescription?
         var stopping = false
         var reloads = 0
@@ -66,7 +68,7 @@ package final class ServiceSupervisor: @unchecked Sendable {
         self.make = make
         self.notify = notify
         self.clock = clock
-        state = Mutex(State(service: try make(board, 0)))
+        state = Mutex(State(service: try make(board, 0), board: board))
     }
 
     /// The service running now (changes on a successful reload).
@@ -153,7 +155,7 @@ package final class ServiceSupervisor: @unchecked Sendable {
             guard let pending else { continue }  // stopped without a reason (cannot happen): run on
             // The old board's devices go first: the new board may name the same socket, lines, UART or device.
             service.close()
-            if !swap(to: pending, from: service.board) { return false }
+            if !swap(to: pending, from: state.withLock { $0.board }) { return false }
         }
     }
 
@@ -164,6 +166,7 @@ package final class ServiceSupervisor: @unchecked Sendable {
             let next = try make(board, count)
             state.withLock { s in
                 s.service = next
+                s.board = board
                 s.reloads = count
             }
             let recognizers = next.engine.recognizers.count
@@ -198,7 +201,7 @@ package final class ServiceSupervisor: @unchecked Sendable {
             while !watcher.isFinished {
                 if !readySent && service.health.controllerAnswering {
                     readySent = true
-                    notify("READY=1\nSTATUS=board \(service.board.name): running")
+                    notify("READY=1\nSTATUS=board \(service.profile.boardName): running")
                     logger.info("ready: controller answering, outputs open")
                 }
                 let now = clock()

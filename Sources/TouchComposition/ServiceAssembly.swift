@@ -37,11 +37,22 @@ extension Service {
             board, backlightRoot: settings.backlightRoot, gpio: gpio, clock: clock, logger: logger)
         if let warning = DisplayDescription.wakeTouchWarning(board) { logger.warning("\(warning)") }
         let setup = try ControllerFactory.make(board, start: clock.now, clock: clock.read)
+        let simulated = board.controller?.bus == .simulated
+        let profile = ServiceProfile(
+            boardName: board.name,
+            controller: (board.controller?.chip.rawValue ?? "none") + (simulated ? " (sim)" : ""),
+            statusFile: settings.statusFile, prometheusFile: settings.prometheusFile ?? board.metrics.prometheusFile,
+            reloads: settings.reloads, idleInterruptWatchdogMicroseconds: settings.idleInterruptWatchdogMicroseconds)
+        let gate = board.display.map { d in
+            DisplayControl(
+                idleOffSeconds: d.idleOffSeconds, idleDimSeconds: d.idleDimSeconds,
+                wakeGuardMilliseconds: d.wakeGuardMilliseconds, start: clock.now)
+        }
         self.init(
-            board: board, logger: logger, settings: settings, engine: engine, channels: channels + extraOutputs,
-            lines: lines, controller: setup.controller, transform: setup.transform, protection: setup.protection,
-            schedule: setup.schedule, commands: commands, passthrough: passthrough, displaySwitch: display,
-            clock: clock.read)
+            profile: profile, realtime: BoardRealTime(settings.realtime ?? board.realtime), logger: logger,
+            engine: engine, channels: channels + extraOutputs, lines: lines, controller: setup.controller,
+            transform: setup.transform, protection: setup.protection, schedule: setup.schedule, commands: commands,
+            passthrough: passthrough, display: gate, displaySwitch: display, clock: clock.read)
     }
 }
 

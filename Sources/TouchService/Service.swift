@@ -1,4 +1,3 @@
-import BoardConfig
 import Dispatch
 import FoundationEssentials
 import Gestures
@@ -29,7 +28,8 @@ package final class Service: @unchecked Sendable {
     // been joined; `running` is atomic, the snapshot state is behind Mutexes, and the two private
     // vars below `publishSnapshot` belong to the metrics thread (or to the caller while not running).
 
-    package let board: BoardDescription
+    /// The board's name and the composition root's decisions (status file, metrics, reloads).
+    package let profile: ServiceProfile
     package let engine: GestureEngine
     package let frames: FrameQueue
     package let driver: DriverStage
@@ -42,21 +42,21 @@ package final class Service: @unchecked Sendable {
     /// Latency histograms, frame rate, ring fill: what `touchwire status` prints.
     package let metrics: PipelineMetrics
     /// Thread scheduling, memory locking and CPU affinity applied by `run()` (the board's
-    /// `[realtime]` unless `ServiceSettings.realtime` overrides it).
-    package let realtime: RealTimeDescription
+    /// `[realtime]` with the command line's overrides, as the composition root built it).
+    package let realtime: any ThreadTuning
     /// `realtime.summary`, made once: the metrics thread publishes it every second.
     private let realtimeSummary: String
-    /// Where the metrics thread writes the status snapshot (`ServiceSettings.statusFile`), written
+    /// Where the metrics thread writes the status snapshot (`ServiceProfile.statusFile`), written
     /// atomically (`AtomicFile`: temporary file + rename, never through a symlink, 0640).
     package let statusFile: String?
     /// Where the metrics thread writes the snapshot in the Prometheus text format
-    /// (`ServiceSettings.prometheusFile`, else the board's `[metrics] prometheus_file`); nil: nowhere.
+    /// (`ServiceProfile.prometheusFile`); nil: nowhere.
     package let prometheusFile: String?
     /// Progress, controller state and the test-only hang fault, for supervision (READY, watchdog).
     package let health = ServiceHealth()
-    /// Boards swapped in by SIGHUP before this service (`ServiceSettings.reloads`; in the status snapshot).
+    /// Boards swapped in by SIGHUP before this service (`ServiceProfile.reloads`; in the status snapshot).
     package let reloads: Int
-    /// `ServiceSettings.idleInterruptWatchdogMicroseconds`.
+    /// `ServiceProfile.idleInterruptWatchdogMicroseconds`.
     package let idleInterruptWatchdogMicroseconds: Int64
     private let clock: @Sendable () -> Instant
     /// `[display]`: the touch-to-wake gate, idle time and outside commands (nil without one).
@@ -95,26 +95,29 @@ package final class Service: @unchecked Sendable {
     private let threadScheduling = Mutex<[String: String]>([:])
 
     /// Assembles the pipeline from parts already built and opened (the composition root,
-    /// `TouchComposition`, builds them from a board file: `Service(board:logger:settings:…)`). The
-    /// pipeline sees the controller only through `TouchController` (a simulated board's controller
-    /// included) and time only through `clock`.
+    /// `TouchComposition`, builds them from a board file: `Service(board:logger:settings:…)`); the
+    /// service never sees the board. It sees the controller only through `TouchController` (a
+    /// simulated board's controller included), the virtual devices and programs only through
+    /// `VirtualInputDevice` and `CommandRunner`, the sinks through `LineSink`, and time only
+    /// through `clock`. `display` is the `[display]` gate, its idle time counted from `clock()`
+    /// at its making.
     package init(
-        board: BoardDescription, logger: Logger, settings: ServiceSettings, engine: GestureEngine,
+        profile: ServiceProfile, realtime: any ThreadTuning, logger: Logger, engine: GestureEngine,
         channels: [OutputChannel], lines: GPIOActuator?, controller: any TouchController,
         transform: PanelTransform?, protection: TouchProtection, schedule: AdaptivePollSchedule,
-        commands: CommandActuator? = nil, passthrough: PassthroughOutput? = nil, displaySwitch: DisplaySwitch? = nil,
-        clock: @escaping @Sendable () -> Instant
+        commands: CommandActuator? = nil, passthrough: PassthroughOutput? = nil, display: DisplayControl? = nil,
+        displaySwitch: DisplaySwitch? = nil, clock: @escaping @Sendable () -> Instant
     ) {
-        self.board = board
+        self.profile = profile
         self.logger = logger
         self.clock = clock
         startedAt = clock()
-        realtime = settings.realtime ?? board.realtime
+        self.realtime = realtime
         realtimeSummary = realtime.summary
-        statusFile = settings.statusFile
-        prometheusFile = settings.prometheusFile ?? board.metrics.prometheusFile
-        reloads = settings.reloads
-        idleInterruptWatchdogMicroseconds = settings.idleInterruptWatchdogMicroseconds
+        statusFile = profile.statusFile
+        prometheusFile = profile.prometheusFile
+        reloads = profile.reloads
+        idleInterruptWatchdogMicroseconds = profile.idleInterruptWatchdogMicroseconds
         metrics = PipelineMetrics(clock: clock)
         self.engine = engine
         frames = FrameQueue(capacity: 256)
@@ -143,18 +146,13 @@ package final class Service: @unchecked Sendable {
             controller: controller, frames: frames, transform: transform, protection: protection,
             schedule: schedule, log: { [logger] message in logger.notice("\(message)") })
         self.displaySwitch = displaySwitch
-        if let d = board.display {
-            let control = DisplayControl(
-                idleOffSeconds: d.idleOffSeconds, idleDimSeconds: d.idleDimSeconds,
-                wakeGuardMilliseconds: d.wakeGuardMilliseconds, start: startedAt)
+        if let control = display {
             control.wakeRecognizer = { [recognizerWake] in recognizerWake.signal() }
             recognizer.display = control
             output.displayTransitions = control.transitions
             output.displaySwitch = displaySwitch
-            display = control
-        } else {
-            display = nil
         }
+        self.display = display
         for c in channels {
             // `display …` lines on the event socket (docs/formats.md §6); answered on the output thread.
             c.sink.answerRequests { [display] line in
@@ -167,11 +165,11 @@ package final class Service: @unchecked Sendable {
     /// After `close()` it returns at once (the devices are gone).
     package func run() {
         guard !isClosed else {
-            logger.error("touchwire: board \(board.name) was closed; it does not run again")
+            logger.error("touchwire: board \(profile.boardName) was closed; it does not run again")
             return
         }
         running.store(true, ordering: .sequentiallyConsistent)
-        for m in RealTimeSetup.applyToProcess(realtime) {
+        for m in realtime.applyToProcess() {
             if m.isWarning {
                 logger.warning("\(m.text)")
                 startWarnings.withLock { $0.append(m.text) }
@@ -186,7 +184,8 @@ package final class Service: @unchecked Sendable {
         driver.start(at: clock())
         let outputs = output.channels.map(\.name).joined(separator: ", ")
         logger.info(
-            "touchwire running: board \(board.name), \(engine.recognizers.count) recognizers, outputs: \(outputs)")
+            "touchwire running: board \(profile.boardName), \(engine.recognizers.count) recognizers, outputs: \(outputs)"
+        )
         let done = DispatchGroup()
         spawn(.driver, done) { [self] in driverLoop() }
         spawn(.recognizer, done) { [self] in recognizerLoop() }
@@ -230,7 +229,7 @@ package final class Service: @unchecked Sendable {
         driver.controller.close()
         passthroughScreen?.close()
         displaySwitch?.close()
-        logger.info("board \(board.name): outputs, lines and controller released")
+        logger.info("board \(profile.boardName): outputs, lines and controller released")
     }
     /// True after `close()`.
     package private(set) var isClosed = false
@@ -257,10 +256,8 @@ package final class Service: @unchecked Sendable {
             fps = Double(read - previous.frames) * 1_000_000 / Double(now.microseconds(since: previous.at))
         }
         let sched = threadScheduling.withLock { $0 }
-        let simulated = board.controller?.bus == .simulated
-        let controller = "\(board.controller?.chip.rawValue ?? "none")" + (simulated ? " (sim)" : "")
         return MetricsSnapshot(
-            board: board.name, controller: controller, pid: getpid(),
+            board: profile.boardName, controller: profile.controller, pid: getpid(),
             uptime: Double(now.microseconds(since: startedAt)) / 1_000_000,
             updated: Date().timeIntervalSince1970, framesRead: read, framesPerSecond: fps,
             framesQueued: metrics.framesQueued.load(ordering: .relaxed),
@@ -339,7 +336,7 @@ package final class Service: @unchecked Sendable {
         var startupPagesReleased = false
         while isRunning {
             publishSnapshotOnThisThread()
-            if !startupPagesReleased, clock().microseconds(since: startedAt) >= ServiceSettings.startupMicroseconds {
+            if !startupPagesReleased, clock().microseconds(since: startedAt) >= ServiceProfile.startupMicroseconds {
                 // Start-up code leaves most of the binary's text mapped (fault-around): give it back.
                 startupPagesReleased = true
                 let bytes = StartupPages.release()
@@ -366,11 +363,11 @@ package final class Service: @unchecked Sendable {
     private func spawn(_ role: PipelineThread, _ group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
         group.enter()
         let body: @Sendable () -> Void = { [self] in
-            for m in RealTimeSetup.applyToCurrentThread(role, realtime) {
+            for m in realtime.applyToCurrentThread(role) {
                 logger.warning("\(m.text)")
                 startWarnings.withLock { $0.append(m.text) }
             }
-            let sched = RealTimeSetup.describeCurrentThread()
+            let sched = realtime.describeCurrentThread()
             threadScheduling.withLock { $0[role.rawValue] = sched }
             logger.debug("\(role) thread: \(sched)")
             body()

@@ -1,4 +1,5 @@
 import Foundation
+import TouchComposition
 import TouchCore
 import TouchLinux
 import TouchService
