@@ -5,6 +5,7 @@ import Synchronization
 import SystemPackage
 import TouchCore
 import TouchLinux
+import TouchService
 
 #if canImport(Glibc)
     import Glibc

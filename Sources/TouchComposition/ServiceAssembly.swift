@@ -52,7 +52,8 @@ extension Service {
             profile: profile, realtime: BoardRealTime(settings.realtime ?? board.realtime), logger: logger,
             engine: engine, channels: channels + extraOutputs, lines: lines, controller: setup.controller,
             transform: setup.transform, protection: setup.protection, schedule: setup.schedule, commands: commands,
-            passthrough: passthrough, display: gate, displaySwitch: display, clock: clock.read)
+            passthrough: passthrough, display: gate, displaySwitch: display, host: LinuxServiceHost(),
+            clock: clock.read)
     }
 }
 

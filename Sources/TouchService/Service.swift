@@ -6,7 +6,6 @@ import Synchronization
 import SystemPackage
 import TouchCore
 import TouchDrivers
-import TouchLinux
 import TouchOutputs
 import TouchRing
 
@@ -47,7 +46,7 @@ package final class Service: @unchecked Sendable {
     /// `realtime.summary`, made once: the metrics thread publishes it every second.
     private let realtimeSummary: String
     /// Where the metrics thread writes the status snapshot (`ServiceProfile.statusFile`), written
-    /// atomically (`AtomicFile`: temporary file + rename, never through a symlink, 0640).
+    /// atomically (`ServiceHost.writeAtomically`: temporary file + rename, never through a symlink, 0640).
     package let statusFile: String?
     /// Where the metrics thread writes the snapshot in the Prometheus text format
     /// (`ServiceProfile.prometheusFile`); nil: nowhere.
@@ -59,10 +58,12 @@ package final class Service: @unchecked Sendable {
     /// `ServiceProfile.idleInterruptWatchdogMicroseconds`.
     package let idleInterruptWatchdogMicroseconds: Int64
     private let clock: @Sendable () -> Instant
+    /// Threads, resource figures and the status files (`ServiceHost`).
+    private let host: any ServiceHost
     /// `[display]`: the touch-to-wake gate, idle time and outside commands (nil without one).
     package let display: DisplayControl?
     /// Switches the screen on its own thread (nil without `[display]`).
-    package let displaySwitch: DisplaySwitch?
+    package let displaySwitch: (any ScreenSwitch)?
 
     private let running = Atomic<Bool>(false)
     private let driverWake = Wakeup()
@@ -106,8 +107,9 @@ package final class Service: @unchecked Sendable {
         channels: [OutputChannel], lines: GPIOActuator?, controller: any TouchController,
         transform: PanelTransform?, protection: TouchProtection, schedule: AdaptivePollSchedule,
         commands: CommandActuator? = nil, passthrough: PassthroughOutput? = nil, display: DisplayControl? = nil,
-        displaySwitch: DisplaySwitch? = nil, clock: @escaping @Sendable () -> Instant
+        displaySwitch: (any ScreenSwitch)? = nil, host: any ServiceHost, clock: @escaping @Sendable () -> Instant
     ) {
+        self.host = host
         self.profile = profile
         self.logger = logger
         self.clock = clock
@@ -193,7 +195,7 @@ package final class Service: @unchecked Sendable {
         let metricsDone = DispatchGroup()
         metricsDone.enter()
         do {
-            try NamedThread.start(name: "touchwire-metrics") { [self] in
+            try host.startThread(name: "touchwire-metrics") { [self] in
                 metricsLoop()
                 metricsDone.leave()
             }
@@ -273,8 +275,8 @@ package final class Service: @unchecked Sendable {
             readToWrite: metrics.readToWriteSummary, lostSamples: metrics.lostSamples,
             threads: PipelineThread.allCases.map { $0.rawValue + " " + (sched[$0.rawValue] ?? "not started") },
             realtime: realtimeSummary, warnings: startWarnings.withLock { $0 },
-            processCPUSeconds: Double(RealTime.processCPUMicroseconds()) / 1_000_000,
-            residentBytes: RealTime.residentBytes(), controllerState: health.controllerState.name,
+            processCPUSeconds: Double(host.processCPUMicroseconds()) / 1_000_000,
+            residentBytes: host.residentBytes(), controllerState: health.controllerState.name,
             reinitialisations: health.reinitialisations, reloads: reloads, display: display?.status)
     }
 
@@ -294,9 +296,8 @@ package final class Service: @unchecked Sendable {
         previousSample = (snap.framesRead, clock())
         latest.withLock { $0 = snap }
         if let statusFile, !statusFile.isEmpty {
-            do throws(OutputFileError) {
-                let created = try AtomicFile.write((snap.json() + "\n").utf8, to: statusFile)
-                statusFileWritten.withLock { $0 = created }
+            do throws(ServiceHostError) {
+                try host.writeAtomically(Array((snap.json() + "\n").utf8), to: statusFile, mode: 0o640)
             } catch {
                 if !statusFileFailed {
                     statusFileFailed = true
@@ -306,8 +307,8 @@ package final class Service: @unchecked Sendable {
             }
         }
         if let prometheusFile, !prometheusFile.isEmpty {
-            do throws(OutputFileError) {
-                try AtomicFile.write(PrometheusFormat.render(snap).utf8, to: prometheusFile, mode: 0o644)
+            do throws(ServiceHostError) {
+                try host.writeAtomically(Array(PrometheusFormat.render(snap).utf8), to: prometheusFile, mode: 0o644)
             } catch {
                 if !prometheusFileFailed {
                     prometheusFileFailed = true
@@ -318,15 +319,13 @@ package final class Service: @unchecked Sendable {
         }
     }
     private var statusFileFailed = false
-    /// The file the last status write created (nil: none, or the path is a device or FIFO).
-    private let statusFileWritten = Mutex<FileIdentity?>(nil)
 
     /// Removes the status file at exit, only if it is still the file this service wrote last
-    /// (`OutputFile.remove`: same inode, a regular file): never a directory, a device such as
+    /// (`ServiceHost.removeCreatedFile`: same inode, a regular file): never a directory, a device such as
     /// `/dev/null`, or a file another process has put there since.
     package func removeStatusFile() {
-        guard let statusFile, let created = statusFileWritten.withLock({ $0 }) else { return }
-        OutputFile.remove(statusFile, created: created)
+        guard let statusFile else { return }
+        host.removeCreatedFile(statusFile)
     }
     private var prometheusFileFailed = false
 
@@ -339,7 +338,7 @@ package final class Service: @unchecked Sendable {
             if !startupPagesReleased, clock().microseconds(since: startedAt) >= ServiceProfile.startupMicroseconds {
                 // Start-up code leaves most of the binary's text mapped (fault-around): give it back.
                 startupPagesReleased = true
-                let bytes = StartupPages.release()
+                let bytes = host.releaseStartupPages()
                 logger.debug("footprint: released the start-up mappings of \(bytes / 1024) KiB of code")
             }
             metricsWake.wait(microseconds: 1_000_000)
@@ -371,10 +370,10 @@ package final class Service: @unchecked Sendable {
             threadScheduling.withLock { $0[role.rawValue] = sched }
             logger.debug("\(role) thread: \(sched)")
             body()
-            metrics.storeCPU(role, microseconds: RealTime.currentThreadCPUMicroseconds())
+            metrics.storeCPU(role, microseconds: host.currentThreadCPUMicroseconds())
             group.leave()
         }
-        do { try NamedThread.start(name: "touchwire-\(role)", body) } catch {
+        do { try host.startThread(name: "touchwire-\(role)", body) } catch {
             logger.error("the \(role) thread did not start (\(error)): stopping")
             stop()
             group.leave()

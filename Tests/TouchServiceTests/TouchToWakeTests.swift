@@ -101,7 +101,7 @@ final class TouchToWakeTests: XCTestCase {
             rig.service.recognizer.step(now: rig.clock.now)
             rig.service.output.drain(clock: rig.clock.read)
             rig.service.output.flush()
-            rig.service.displaySwitch?.applyPending()
+            (rig.service.displaySwitch as? DisplaySwitch)?.applyPending()
         }
     }
 
