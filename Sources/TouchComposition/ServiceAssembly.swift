@@ -13,8 +13,13 @@ extension Service {
     /// service. `extraOutputs` are added to the board's own (tests point one at a pseudo-terminal);
     /// `gpio`, when given, supplies every bound GPIO line (tests pass a simulated chip; otherwise
     /// chip "sim" is in memory and others are libgpiod's); `clock` is the pipeline's one clock,
-    /// the monotonic one unless a test injects a `ManualClock`; `devices` opens the passthrough touchscreen, the keyboard and the exec
-    /// runner (uinput and real programs on `clock` unless a test passes `SimulatedOutputDevices`).
+    /// the monotonic one unless a test injects a `ManualClock` (the controller's reset waits then
+    /// move it); `devices` opens the passthrough touchscreen, the keyboard and the exec runner
+    /// (uinput and real programs on `clock` unless a test passes `SimulatedOutputDevices`).
+    /// With `settings.observeOnly` none of the board's outputs is opened (`monitor`).
+    ///
+    /// This is the one place a pipeline is assembled: `run`, `bench`, a reload and `monitor`
+    /// all come through it.
     package convenience init(
         board: BoardDescription, logger: Logger, settings: ServiceSettings = ServiceSettings(),
         extraOutputs: [OutputChannel] = [], stdout: (any LineSink)? = nil, gpio: (any GPIOProvider)? = nil,
@@ -23,20 +28,27 @@ extension Service {
         let devices = devices ?? SystemOutputDevices(clock: clock)
         let engine = try EngineBuilder.build(board)
         let names = EngineBuilder.names(of: engine)
-        let channels = try OutputFactory.channels(
-            board, names: names, stdout: stdout, logger: logger, clock: clock.read)
-        let lines = try OutputFactory.gpio(board, names: names, provider: gpio, logger: logger)
-        let commands: CommandActuator?
-        do throws(PipelineSetupError) {
-            commands = try CommandSetup.make(board, names: names, devices: devices, logger: logger)
-        } catch {
-            throw .pipeline(error)
+        let outputs = !settings.observeOnly
+        let channels =
+            outputs
+            ? try OutputFactory.channels(board, names: names, stdout: stdout, logger: logger, clock: clock.read) : []
+        let lines = outputs ? try OutputFactory.gpio(board, names: names, provider: gpio, logger: logger) : nil
+        var commands: CommandActuator? = nil
+        if outputs {
+            do throws(PipelineSetupError) {
+                commands = try CommandSetup.make(board, names: names, devices: devices, logger: logger)
+            } catch {
+                throw .pipeline(error)
+            }
         }
-        let passthrough = try PassthroughTracker.output(board, engine: engine, devices: devices)
-        let display = try DisplaySetup.make(
-            board, backlightRoot: settings.backlightRoot, gpio: gpio, clock: clock, logger: logger)
+        let passthrough = outputs ? try PassthroughTracker.output(board, engine: engine, devices: devices) : nil
+        let display =
+            outputs
+            ? try DisplaySetup.make(
+                board, backlightRoot: settings.backlightRoot, gpio: gpio, clock: clock, logger: logger) : nil
         if let warning = DisplayDescription.wakeTouchWarning(board) { logger.warning("\(warning)") }
-        let setup = try ControllerFactory.make(board, start: clock.now, clock: clock.read)
+        let setup = try ControllerFactory.make(
+            board, start: clock.now, clock: clock.read, sleep: { clock.sleep(microseconds: $0) })
         let simulated = board.controller?.bus == .simulated
         let profile = ServiceProfile(
             boardName: board.name,

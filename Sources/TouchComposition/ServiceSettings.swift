@@ -19,12 +19,18 @@ package struct ServiceSettings: Sendable {
     package var reloads: Int
     /// Where `[display] backlight = "NAME"` is looked up (tests make a directory of their own).
     package var backlightRoot: String
+    /// True: assemble the pipeline without the board's outputs — no output channels (only the
+    /// caller's `extraOutputs`), GPIO bindings, key or exec bindings, passthrough touchscreen or
+    /// display switch — so that `monitor` watches the same pipeline as `run` without taking the
+    /// devices a running service holds.
+    package var observeOnly: Bool
 
     package init(
         realtime: RealTimeDescription? = nil, statusFile: String? = nil,
         idleInterruptWatchdogMicroseconds: Int64 = 1_000_000, prometheusFile: String? = nil, reloads: Int = 0,
-        backlightRoot: String = "/sys/class/backlight"
+        backlightRoot: String = "/sys/class/backlight", observeOnly: Bool = false
     ) {
+        self.observeOnly = observeOnly
         self.backlightRoot = backlightRoot
         self.realtime = realtime
         self.statusFile = statusFile

@@ -3,6 +3,7 @@ import Foundation
 import TouchComposition
 import TouchCore
 import TouchDrivers
+import TouchOutputs
 import TouchService
 import XCTest
 
@@ -114,5 +115,50 @@ final class OutputDeviceTests: XCTestCase {
         XCTAssertEqual(
             runner.spawned,
             [.init(binding: 0, argv: ["/bin/echo", "a b", "$HOME"], environment: ["DISPLAY=:0", "LANG=C.UTF-8"])])
+    }
+
+    /// `monitor` assembles the pipeline as `run` does but observes only: the board's keyboard,
+    /// touchscreen, programs and output channels are not opened, so a running service keeps
+    /// them; the touches are still recognized and reach the caller's own channel.
+    func testObservingPipelineOpensNoneOfTheBoardsOutputs() throws {
+        let dir = try makeTemporaryDirectory(self)
+        try tapTrace.write(to: dir.appendingPathComponent("tap.jsonl"), atomically: true, encoding: .utf8)
+        let text = simulatedBoardText(
+            script: "tap.jsonl", recognizers: ["tap"],
+            extra: """
+                [[output]]
+                type = "stdout"
+
+                [[binding]]
+                recognizer = "tap"
+                action = "key"
+                keys = ["KEY_F5"]
+
+                [[binding]]
+                recognizer = "tap"
+                action = "exec"
+                command = ["/bin/true"]
+
+                [passthrough]
+                """)
+        let board = try BoardLoader.parse(text, file: "m.toml", directory: dir.path)
+        let devices = SimulatedOutputDevices()
+        let clock = ManualClock()
+        let watched = CollectingSink()
+        let engine = try EngineBuilder.build(board)
+        let channel = OutputChannel(
+            name: "monitor", encoding: .json(EventJSONEncoder(names: EngineBuilder.names(of: engine))), sink: watched)
+        let stdout = CollectingSink()
+        let service = try Service(
+            board: board, logger: quietLogger, settings: ServiceSettings(observeOnly: true), extraOutputs: [channel],
+            stdout: stdout, devices: devices, clock: clock)
+        defer { service.close() }
+        play(service, clock)
+        XCTAssertEqual(devices.keyboards.count, 0)
+        XCTAssertEqual(devices.touchscreens.count, 0)
+        XCTAssertEqual(devices.runners.count, 0)
+        XCTAssertEqual(service.output.channels.map(\.name), ["monitor"])
+        XCTAssertEqual(stdout.lines.count, 0, "the board's stdout output is not opened")
+        XCTAssertEqual(watched.lines.filter { $0.contains("\"tap\"") && $0.contains("\"recognized\"") }.count, 1)
     }
 }
