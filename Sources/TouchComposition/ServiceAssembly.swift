@@ -65,7 +65,7 @@ extension Service {
             engine: engine, channels: channels + extraOutputs, lines: lines, controller: setup.controller,
             transform: setup.transform, protection: setup.protection, schedule: setup.schedule, commands: commands,
             passthrough: passthrough, display: gate, displaySwitch: display, host: LinuxServiceHost(),
-            clock: clock.read)
+            clock: clock)
     }
 }
 

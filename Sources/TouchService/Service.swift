@@ -57,6 +57,8 @@ package final class Service: @unchecked Sendable {
     package let reloads: Int
     /// `ServiceProfile.idleInterruptWatchdogMicroseconds`.
     package let idleInterruptWatchdogMicroseconds: Int64
+    /// The pipeline's one clock (`TouchClock`) as the closure the stages take, made once at init
+    /// so that no closure is made per frame.
     private let clock: @Sendable () -> Instant
     /// Threads, resource figures and the status files (`ServiceHost`).
     private let host: any ServiceHost
@@ -107,13 +109,13 @@ package final class Service: @unchecked Sendable {
         channels: [OutputChannel], lines: GPIOActuator?, controller: any TouchController,
         transform: PanelTransform?, protection: TouchProtection, schedule: AdaptivePollSchedule,
         commands: CommandActuator? = nil, passthrough: PassthroughOutput? = nil, display: DisplayControl? = nil,
-        displaySwitch: (any ScreenSwitch)? = nil, host: any ServiceHost, clock: @escaping @Sendable () -> Instant
+        displaySwitch: (any ScreenSwitch)? = nil, host: any ServiceHost, clock: any TouchClock
     ) {
         self.host = host
         self.profile = profile
         self.logger = logger
-        self.clock = clock
-        startedAt = clock()
+        self.clock = clock.read
+        startedAt = clock.now
         self.realtime = realtime
         realtimeSummary = realtime.summary
         statusFile = profile.statusFile

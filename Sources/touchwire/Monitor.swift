@@ -213,7 +213,8 @@ struct Monitor: ParsableCommand {
         var refreshAt = start
         service.driver.start(at: start)
         // Live, the board is read exactly as `run` reads it (INT edges or the adaptive poll rate).
-        var loop = DriverLoop(driver: service.driver, clock: clock.read)
+        let read = clock.read
+        var loop = DriverLoop(driver: service.driver, clock: read)
         var wait: Int64? = nil
         while !stop.load(ordering: .relaxed) {
             if let frames, reads >= frames { break }
@@ -234,7 +235,7 @@ struct Monitor: ParsableCommand {
                 touches = frame.isCancel ? [] : frame.contacts
                 changed = true
             }
-            service.output.drain(clock: clock.read)
+            service.output.drain(clock: read)
             let events = lines.take()
             if !events.isEmpty && virtual == nil {
                 let latency = clock.now.microseconds(since: now)

@@ -217,7 +217,7 @@ final class AllocationTests: XCTestCase {
                     name: "stdout", encoding: .json(EventJSONEncoder(names: EngineBuilder.names(of: engine))),
                     sink: stdout)
             ], recognizerSlots: engine.recognizers.count)
-        output.metrics = PipelineMetrics(clock: { MonotonicClock.now() })
+        output.metrics = PipelineMetrics(clock: SystemClock.shared)
         let script = KioskScript.frames()
         func play(offset: Int64) {
             for var frame in script {
@@ -238,7 +238,7 @@ final class AllocationTests: XCTestCase {
     /// The timing probes on the hot threads (a clock read and a ring push per frame / event) and the
     /// metrics thread's move of those samples into the preallocated HdrHistograms allocate nothing.
     func testLatencySamplingAndHistogramRecordingAllocateNothing() throws {
-        let metrics = PipelineMetrics(clock: { MonotonicClock.now() })
+        let metrics = PipelineMetrics(clock: SystemClock.shared)
         let loop = try Loop(board: "boards/kiosk-sim.toml", metrics: metrics)
         let script = KioskScript.frames()
         func play(offset: Int64) -> Int {
