@@ -187,9 +187,8 @@ package final class Service: @unchecked Sendable {
         defer { displaySwitch?.stop() }  // the screen is left on
         driver.start(at: clock())
         let outputs = output.channels.map(\.name).joined(separator: ", ")
-        logger.info(
-            "touchwire running: board \(profile.boardName), \(engine.recognizers.count) recognizers, outputs: \(outputs)"
-        )
+        let recognizers = engine.recognizers.count
+        logger.info("touchwire running: board \(profile.boardName), \(recognizers) recognizers, outputs: \(outputs)")
         let done = DispatchGroup()
         spawn(.driver, done) { [self] in driverLoop() }
         spawn(.recognizer, done) { [self] in recognizerLoop() }

@@ -49,8 +49,12 @@ final class OutputDeviceTests: XCTestCase {
         let devices = SimulatedOutputDevices()
         let clock = ManualClock()
         let service = try tapService(
-            extra:
-                "[[binding]]\nrecognizer = \"tap\"\naction = \"key\"\nkeys = [\"KEY_LEFTCTRL\", \"KEY_LEFTALT\", \"KEY_T\"]\n",
+            extra: """
+                [[binding]]
+                recognizer = "tap"
+                action = "key"
+                keys = ["KEY_LEFTCTRL", "KEY_LEFTALT", "KEY_T"]
+                """,
             devices: devices, clock: clock)
         defer { service.close() }
         XCTAssertEqual(devices.declaredKeys, [[ctrl, alt, t]])

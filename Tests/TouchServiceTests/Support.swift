@@ -5,6 +5,9 @@ import Synchronization
 import TouchCore
 import XCTest
 
+/// The clock tests move by hand (TouchCore's), named here so a test file need not import TouchCore.
+typealias ManualClock = TouchCore.ManualClock
+
 /// The repository root, found from this file's path.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
