@@ -73,11 +73,13 @@ let package = Package(
         .target(name: "TouchPlot", dependencies: ["TouchCore", "Gestures", "TouchTrace"]),
         /// The running pipeline: driver thread → frame ring → recognizer thread → event ring → output
         /// thread, with its metrics. It sees hardware only through protocols (`TouchController`,
-        /// `GPIOInput`, `LineSink`) and time only through an injected clock; it does not link the simulation.
+        /// `GPIOInput`, `LineSink`, `VirtualInputDevice`, `CommandRunner`, `ScreenSwitch`,
+        /// `ServiceHost`) and time only through an injected clock; it imports neither the board
+        /// files (BoardConfig) nor the system calls (TouchLinux), and does not link the simulation.
         .target(
             name: "TouchService",
             dependencies: [
-                "TouchCore", "TouchRing", "TouchLinux", "TouchDrivers", "Gestures", "TouchOutputs", "BoardConfig",
+                "TouchCore", "TouchRing", "TouchDrivers", "Gestures", "TouchOutputs",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -174,7 +176,7 @@ if ProcessInfo.processInfo.environment["TOUCHWIRE_FUZZ"] != nil {
             name: "FuzzBoard", dependencies: ["FuzzSupport", "BoardConfig"], path: "Fuzz/FuzzBoard",
             swiftSettings: fuzzSettings),
         .executableTarget(
-            name: "FuzzStatus", dependencies: ["FuzzSupport", "TouchService"], path: "Fuzz/FuzzStatus",
+            name: "FuzzStatus", dependencies: ["FuzzSupport", "TouchComposition"], path: "Fuzz/FuzzStatus",
             swiftSettings: fuzzSettings),
         .executableTarget(
             name: "FuzzMonitor", dependencies: ["FuzzSupport", "TouchPlot", "TouchCore"], path: "Fuzz/FuzzMonitor",

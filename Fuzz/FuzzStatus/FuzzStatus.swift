@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+import TouchComposition
 import TouchService
 
 /// The status-file reader on any bytes: a snapshot or one error, never a trap; a snapshot it

@@ -10,7 +10,8 @@ import TouchSimulation
 /// naming the board and the key, so the service never starts with a screen it cannot wake.
 enum DisplaySetup {
     static func make(
-        _ board: BoardDescription, backlightRoot: String, gpio: (any GPIOProvider)?, logger: Logger
+        _ board: BoardDescription, backlightRoot: String, gpio: (any GPIOProvider)?, clock: any TouchClock,
+        logger: Logger
     ) throws(ServiceError) -> DisplaySwitch? {
         guard let d = board.display else { return nil }
         let log: @Sendable (String) -> Void = { [logger] message in logger.warning("\(message)") }
@@ -32,7 +33,7 @@ enum DisplaySetup {
             }
             let spawner = CommandSpawner(
                 commands: [off, on], names: ["display off_command", "display on_command"],
-                environment: board.exec.environment, user: board.exec.user,
+                environment: board.exec.environment, user: board.exec.user, clock: clock,
                 log: { [logger] message in logger.notice("\(message)") })
             output = .commands(spawner)
         }

@@ -41,11 +41,13 @@ package final class ServiceSupervisor: @unchecked Sendable {
     package let watchdogMicroseconds: Int64?
     private let make: Factory
     private let notify: @Sendable (String) -> Void
-    private let clock: @Sendable () -> Instant
+    private let clock: any TouchClock
     private let wake = Wakeup()
 
     private struct State {
         var service: Service
+        /// The board `service` was built from.
+        var board: BoardDescription
         var pending: BoardDescription?
         var stopping = false
         var reloads = 0
@@ -57,7 +59,7 @@ package final class ServiceSupervisor: @unchecked Sendable {
     package init(
         board: BoardDescription, boardPath: String, logger: Logger, watchdogMicroseconds: Int64? = nil,
         notify: @escaping @Sendable (String) -> Void = { _ in },
-        clock: @escaping @Sendable () -> Instant = { MonotonicClock.now() },
+        clock: any TouchClock = SystemClock.shared,
         make: @escaping Factory
     ) throws(ServiceError) {
         self.boardPath = boardPath
@@ -66,7 +68,7 @@ package final class ServiceSupervisor: @unchecked Sendable {
         self.make = make
         self.notify = notify
         self.clock = clock
-        state = Mutex(State(service: try make(board, 0)))
+        state = Mutex(State(service: try make(board, 0), board: board))
     }
 
     /// The service running now (changes on a successful reload).
@@ -153,7 +155,7 @@ package final class ServiceSupervisor: @unchecked Sendable {
             guard let pending else { continue }  // stopped without a reason (cannot happen): run on
             // The old board's devices go first: the new board may name the same socket, lines, UART or device.
             service.close()
-            if !swap(to: pending, from: service.board) { return false }
+            if !swap(to: pending, from: state.withLock { $0.board }) { return false }
         }
     }
 
@@ -164,6 +166,7 @@ package final class ServiceSupervisor: @unchecked Sendable {
             let next = try make(board, count)
             state.withLock { s in
                 s.service = next
+                s.board = board
                 s.reloads = count
             }
             let recognizers = next.engine.recognizers.count
@@ -194,14 +197,14 @@ package final class ServiceSupervisor: @unchecked Sendable {
             var readySent = false
             var feeder = WatchdogFeeder()
             let interval = watchdogMicroseconds.map(WatchdogFeeder.checkInterval(forWatchdogMicroseconds:))
-            var nextCheck = clock()
+            var nextCheck = clock.now
             while !watcher.isFinished {
                 if !readySent && service.health.controllerAnswering {
                     readySent = true
-                    notify("READY=1\nSTATUS=board \(service.board.name): running")
+                    notify("READY=1\nSTATUS=board \(service.profile.boardName): running")
                     logger.info("ready: controller answering, outputs open")
                 }
-                let now = clock()
+                let now = clock.now
                 if let interval, now >= nextCheck {
                     nextCheck = now.advanced(byMicroseconds: interval)
                     defer { checks.add(1, ordering: .relaxed) }
@@ -218,7 +221,7 @@ package final class ServiceSupervisor: @unchecked Sendable {
                 // away: an idle service's supervisor wakes once a second, not ten times.
                 var wait: Int64 = 1_000_000
                 if !readySent || stopAsked { wait = 100_000 }
-                if interval != nil { wait = min(wait, max(1, nextCheck.microseconds(since: clock()))) }
+                if interval != nil { wait = min(wait, max(1, nextCheck.microseconds(since: clock.now))) }
                 wake.wait(microseconds: wait)
             }
             watcher.done.signal()

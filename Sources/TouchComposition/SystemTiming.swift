@@ -2,9 +2,9 @@ import TouchDrivers
 import TouchLinux
 
 extension DriverTiming {
-    /// The real thing: `nanosleep` and `CLOCK_MONOTONIC`, from `TouchLinux.MonotonicClock`. Built
+    /// The real thing: `nanosleep` and `CLOCK_MONOTONIC`, `TouchLinux.SystemClock`. Built
     /// here, where the pipeline meets the system, so that `TouchDrivers` never links Linux code.
     package static var system: DriverTiming {
-        DriverTiming(sleep: { MonotonicClock.sleep(microseconds: $0) }, now: { MonotonicClock.now() })
+        DriverTiming(clock: SystemClock.shared)
     }
 }

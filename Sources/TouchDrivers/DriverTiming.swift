@@ -17,6 +17,12 @@ package struct DriverTiming {
         self.now = now
     }
 
+    /// Sleeps and reads on `clock`, the pipeline's one clock (`TouchCore.TouchClock`): what the
+    /// composition root builds a driver's timing from.
+    package init(clock: any TouchClock) {
+        self.init(sleep: { clock.sleep(microseconds: $0) }, now: { clock.now })
+    }
+
     /// A clock that stands still and waits that return at once: for drivers with no reset line and
     /// no INT (nothing to wait for), e.g. identification scans and tests on the simulated bus.
     package static var immediate: DriverTiming { DriverTiming(sleep: { _ in }, now: { .zero }) }

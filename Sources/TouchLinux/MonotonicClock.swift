@@ -27,3 +27,12 @@ package enum MonotonicClock {
         while nanosleep(&ts, &rest) != 0 && errno == EINTR { ts = rest }
     }
 }
+
+/// The real `TouchClock`: `CLOCK_MONOTONIC` and `nanosleep` (`MonotonicClock`). The composition
+/// root hands `SystemClock.shared` to whatever reads or waits on time in `run`.
+package final class SystemClock: TouchClock {
+    package static let shared = SystemClock()
+    private init() {}
+    package var now: Instant { MonotonicClock.now() }
+    package func sleep(microseconds: Int64) { MonotonicClock.sleep(microseconds: microseconds) }
+}

@@ -17,12 +17,30 @@ package protocol LineSink: AnyObject {
     /// port) so a reloaded board can open it again; later lines are dropped. Idempotent. The
     /// default does nothing (stdout is not the sink's to close).
     func close()
+    /// True when `write` returns at once whatever the reader does (a non-blocking descriptor, a
+    /// UART, a socket): the thread that recognized may then write itself, right after the frame
+    /// (`Service.writesOnRecognizerThread`). The default is false: the output thread writes.
+    var neverBlocks: Bool { get }
+    /// True when `flush` has periodic work to do (a socket accepting clients, a UART reopening
+    /// a lost port): the output thread then wakes every 100 ms instead of every second. The
+    /// default is false.
+    var hasHousekeeping: Bool { get }
+    /// Lines the sink's readers send (the event socket's `display …` commands, formats.md §6)
+    /// are answered by `handler` from `flush`. The default ignores it: no reader writes back.
+    func answerRequests(with handler: @escaping (String) -> String)
+    /// The service stopped: put back what the sink changed in state it shares with others
+    /// (stdout's blocking flag). The default does nothing.
+    func serviceStopped()
 }
 
 extension LineSink {
     package func flush() {}
     package func close() {}
     package var isBackedUp: Bool { false }
+    package var neverBlocks: Bool { false }
+    package var hasHousekeeping: Bool { false }
+    package func answerRequests(with handler: @escaping (String) -> String) {}
+    package func serviceStopped() {}
 
     /// Writes the bytes of `line` (allocation-free for an array; for tests and tools).
     package func write(_ line: [UInt8]) {
@@ -101,6 +119,10 @@ package final class StandardOutputSink: LineSink {
 
     /// True when `.nonBlocking` mode got `O_NONBLOCK` on the descriptor: `write` then never waits.
     package private(set) var descriptorIsNonBlocking = false
+    /// In `.nonBlocking` mode (the flag set): a full pipe costs lines, never a wait.
+    package var neverBlocks: Bool { descriptorIsNonBlocking }
+    /// `restoreBlocking()`.
+    package func serviceStopped() { restoreBlocking() }
 
     /// Puts back the descriptor's blocking flag as it was before `init` (idempotent).
     package func restoreBlocking() {

@@ -9,6 +9,10 @@ import TouchLinux
 /// corrupt its stream, and holding lines for it would let one stuck reader grow the service.
 /// New clients are accepted on every write and every idle `flush()`.
 package final class SocketSink: LineSink {
+    /// Never waits for a reader (a full buffer keeps or drops lines).
+    package var neverBlocks: Bool { true }
+    /// `flush` accepts new clients.
+    package var hasHousekeeping: Bool { true }
     package let server: UnixStreamServer
     /// The most clients served at once; more are closed at connect.
     package let maxClients: Int
@@ -63,6 +67,8 @@ package final class SocketSink: LineSink {
     /// input is read and ignored. Admission is the socket file's: only a process that the file's
     /// `mode` and `group` let write it can connect.
     package var onRequest: ((String) -> String)?
+    /// Sets `onRequest`.
+    package func answerRequests(with handler: @escaping (String) -> String) { onRequest = handler }
     /// Bytes of a line not ended yet, per client descriptor (a line is at most 1 KiB).
     private var partial: [CInt: [UInt8]] = [:]
 

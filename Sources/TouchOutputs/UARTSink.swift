@@ -19,6 +19,10 @@ import TouchLinux
 ///
 /// Not Sendable: one output thread owns it.
 package final class UARTSink: LineSink {
+    /// Never waits for a reader (a full buffer keeps or drops lines).
+    package var neverBlocks: Bool { true }
+    /// `flush` reopens a lost port.
+    package var hasHousekeeping: Bool { true }
     /// The device reopened after a disconnection.
     package let path: String
     package let configuration: SerialConfiguration

@@ -1,31 +1,29 @@
-import BoardConfig
 import Gestures
-import Logging
 import TouchCore
 import TouchDrivers
-import TouchLinux
-import TouchOutputs
 
-/// The virtual keyboard of key bindings: a uinput device declaring exactly the bound keys.
+/// The virtual keyboard of key bindings: presses chords on a `VirtualInputDevice` declaring
+/// exactly the bound keys (a uinput keyboard in `run`, a `RecordingInputDevice` in tests).
 package final class VirtualKeyboard {
-    private let device: UInputDevice
+    package let device: any VirtualInputDevice
     private var buffer: [UInt8] = []
-    /// Chords the kernel did not take whole (its queue was full).
+    /// Chords the device did not take whole (the kernel's queue was full).
     package private(set) var failedChords = 0
 
-    package init(keys: [Int]) throws(UInputError) {
-        device = try UInputDevice.keyboard(name: "touchwire keyboard", keys: keys)
+    package init(device: any VirtualInputDevice) {
+        self.device = device
         buffer.reserveCapacity(64 * InputEvent.byteCount)
     }
 
     /// The device's name under /sys/devices/virtual/input.
     package var sysName: String { device.sysName }
 
-    /// Removes the virtual keyboard (`UInputDevice.destroy()`); chords pressed after it are lost.
-    package func close() { device.destroy() }
+    /// Removes the virtual keyboard; chords pressed after it are lost.
+    package func close() { device.close() }
 
     /// Presses `codes` in order, then releases them in reverse: one report each (a chord, as a
-    /// user pressing Meta+F5). No allocation once the buffer has grown to the longest chord.
+    /// user pressing Ctrl+Alt+T lets go of T first and Ctrl last), all in one write. No
+    /// allocation once the buffer has grown to the longest chord.
     package func press(_ codes: ArraySlice<Int>) {
         buffer.removeAll(keepingCapacity: true)
         for c in codes {
@@ -40,14 +38,41 @@ package final class VirtualKeyboard {
     }
 }
 
-/// Key and exec bindings on the output thread: a matching event presses a chord on the virtual
-/// keyboard or asks the spawner to run a program (never forking here).
+/// Key and exec bindings on the output stage: a matching event presses a chord on the virtual
+/// keyboard or asks the command runner to start a program (never forking here).
+///
+/// Built by the composition root from the board's bindings (`CommandSetup` in TouchComposition)
+/// with the parts already open: the keyboard's device and the runner.
 package final class CommandActuator {
+    /// One binding, resolved against the engine.
+    package struct Binding: Equatable, Sendable {
+        /// What a matching event does.
+        package enum Action: Equatable, Sendable {
+            /// Press these key codes as one chord.
+            case keys([Int])
+            /// Start the runner's program `index`.
+            case exec(Int)
+        }
+        /// The recognizer's index in the engine, or the region's for a control event.
+        package var recognizer: Int
+        /// True when `recognizer` is a region index (the event is a region's `control` delivery).
+        package var isControl: Bool
+        package var state: GestureState
+        package var action: Action
+
+        package init(recognizer: Int, isControl: Bool, state: GestureState, action: Action) {
+            self.recognizer = recognizer
+            self.isControl = isControl
+            self.state = state
+            self.action = action
+        }
+    }
+
     struct Entry {
         var recognizer: Int
         var isControl: Bool
         var state: GestureState
-        /// Key codes range in `codes`, or the exec binding's index in the spawner.
+        /// Key codes range in `codes`, or the exec binding's index in the runner.
         var keys: Range<Int>?
         var exec: Int?
     }
@@ -55,58 +80,38 @@ package final class CommandActuator {
     let entries: [Entry]
     let codes: [Int]
     package let keyboard: VirtualKeyboard?
-    package let spawner: CommandSpawner?
+    package let spawner: (any CommandRunner)?
 
-    /// Builds the actuator of `board`'s key/exec bindings (nil when it has none): creates the
-    /// virtual keyboard and checks every program, so a missing /dev/uinput or a missing program
-    /// is one error and nothing starts.
-    package static func make(_ board: BoardDescription, names: EventNames, logger: Logger) throws(PipelineSetupError)
-        -> CommandActuator?
-    {
-        guard !board.commandBindings.isEmpty else { return nil }
-        if let problem = ExecCheck.problems(board).first { throw .exec(problem: problem) }
+    /// `keyboard` presses the `.keys` bindings, `spawner` runs the `.exec` ones (each may be nil
+    /// when no binding needs it).
+    package init(bindings: [Binding], keyboard: VirtualKeyboard?, spawner: (any CommandRunner)?) {
         var entries: [Entry] = []
         var codes: [Int] = []
-        var commands: [ExecCommand] = []
-        var commandNames: [String] = []
-        for b in board.commandBindings {
-            let isControl = names.recognizers.firstIndex(of: b.recognizer) == nil
-            let table = isControl ? names.regions : names.recognizers
-            let index = table.firstIndex(of: b.recognizer) ?? -1
-            var e = Entry(recognizer: index, isControl: isControl, state: b.state.gestureState, keys: nil, exec: nil)
+        for b in bindings {
+            var e = Entry(recognizer: b.recognizer, isControl: b.isControl, state: b.state, keys: nil, exec: nil)
             switch b.action {
-            case .key(_, let c):
+            case .keys(let c):
                 e.keys = codes.count..<(codes.count + c.count)
                 codes += c
-            case .exec(let command):
-                e.exec = commands.count
-                commands.append(command)
-                commandNames.append(b.recognizer)
+            case .exec(let index):
+                e.exec = index
             }
             entries.append(e)
         }
-        var keyboard: VirtualKeyboard? = nil
-        if !codes.isEmpty {
-            do throws(UInputError) {
-                keyboard = try VirtualKeyboard(keys: codes)
-            } catch {
-                throw .keyboard(board: board.location, reason: "\(error)")
-            }
-        }
-        var spawner: CommandSpawner? = nil
-        if !commands.isEmpty {
-            spawner = CommandSpawner(
-                commands: commands, names: commandNames, environment: board.exec.environment, user: board.exec.user,
-                log: { [logger] line in logger.notice("\(line)") })
-        }
-        return CommandActuator(entries: entries, codes: codes, keyboard: keyboard, spawner: spawner)
-    }
-
-    init(entries: [Entry], codes: [Int], keyboard: VirtualKeyboard?, spawner: CommandSpawner?) {
         self.entries = entries
         self.codes = codes
         self.keyboard = keyboard
         self.spawner = spawner
+    }
+
+    /// Every key code the bindings press, in binding order: what the virtual keyboard must
+    /// declare (a code listed twice is declared once).
+    package static func keyCodes(of bindings: [Binding]) -> [Int] {
+        var out: [Int] = []
+        for b in bindings {
+            if case .keys(let c) = b.action { out += c }
+        }
+        return out
     }
 
     /// Acts on `event` for every binding it matches.
@@ -118,31 +123,5 @@ package final class CommandActuator {
             if let k = e.keys { keyboard?.press(codes[k]) }
             if let x = e.exec { spawner?.request(x) }
         }
-    }
-}
-
-/// The checks `validate` reports as warnings and `run` refuses to start on: exec programs that
-/// are missing or not executable, an `[exec] user` that does not exist.
-package enum ExecCheck {
-    package static func problems(_ board: BoardDescription) -> [String] {
-        var out: [String] = []
-        for (i, b) in board.commandBindings.enumerated() {
-            guard case .exec(let c) = b.action, let program = c.argv.first else { continue }
-            if !ChildProcess.isExecutable(program) {
-                out.append(
-                    "\(board.location): binding[\(i)] \"\(b.recognizer)\".command: "
-                        + "\(program) is missing or not executable"
-                )
-            }
-        }
-        if case .commands(let on, let off)? = board.display?.switching {
-            for (key, c) in [("off_command", off), ("on_command", on)] where !ChildProcess.isExecutable(c.argv[0]) {
-                out.append("\(board.location): display.\(key): \(c.argv[0]) is missing or not executable")
-            }
-        }
-        if let user = board.exec.user, !ChildProcess.userExists(user) {
-            out.append("\(board.location): exec.user: no user named \"\(user)\"")
-        }
-        return out
     }
 }

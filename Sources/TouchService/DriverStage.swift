@@ -84,6 +84,8 @@ package final class DriverStage {
     package private(set) var rejectedOffPanel = 0
     /// Whether the last frame queued had fingers down.
     package var hasContactsDown: Bool { !lastQueued.isEmpty && !lastQueued.isCancel }
+    /// The last frame queued: the contacts the recognizer sees now (`monitor` draws them).
+    package var lastFrame: TouchFrame { lastQueued }
     /// Reads made because the INT line signalled (the rest were polls).
     package private(set) var interruptWakeups = 0
     /// Cancels queued by the release watchdog.

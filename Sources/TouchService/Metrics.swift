@@ -24,7 +24,7 @@ package final class PipelineMetrics: @unchecked Sendable {
 
     private let recognizedSamples: SPSCRing<Int64>
     private let writtenSamples: SPSCRing<Int64>
-    private let clock: @Sendable () -> Instant
+    private let clock: any TouchClock
     private let lost = Atomic<Int>(0)
 
     /// Read (the frame's timestamp: INT edge or end of the I2C read) → the engine finished the frame, µs.
@@ -52,7 +52,7 @@ package final class PipelineMetrics: @unchecked Sendable {
     let outputCPU = Atomic<Int64>(0)
 
     /// `sampleCapacity` latency samples may wait per ring between two `collect` calls.
-    package init(sampleCapacity: Int = 16_384, clock: @escaping @Sendable () -> Instant) {
+    package init(sampleCapacity: Int = 16_384, clock: any TouchClock) {
         recognizedSamples = SPSCRing(minimumCapacity: sampleCapacity)
         writtenSamples = SPSCRing(minimumCapacity: sampleCapacity)
         self.clock = clock
@@ -71,7 +71,7 @@ package final class PipelineMetrics: @unchecked Sendable {
     /// Recognizer thread, after the engine processed a frame read at `readAt`. Real-time safe.
     @inline(__always)
     package func frameRecognized(readAt: Instant) {
-        if !recognizedSamples.tryPush(clock().microseconds(since: readAt)) { lost.wrappingAdd(1, ordering: .relaxed) }
+        if !recognizedSamples.tryPush(clock.now.microseconds(since: readAt)) { lost.wrappingAdd(1, ordering: .relaxed) }
     }
 
     /// Output thread, once an event's writes were issued at `issuedAt`. Real-time safe.

@@ -53,7 +53,7 @@ package final class OutputStage {
     /// `display` lines to the JSON channels and handed to `displaySwitch`.
     package var displayTransitions: SPSCRing<DisplayTransition>?
     /// Switches the screen off the real-time threads (nil without `[display]`).
-    package var displaySwitch: DisplaySwitch?
+    package var displaySwitch: (any ScreenSwitch)?
     private let backlogs: [EventBacklog]
     private var sequences: [UInt16]
     private var buffer: [UInt8] = []

@@ -1,8 +1,6 @@
-import BoardConfig
 import Gestures
 import TouchCore
 import TouchDrivers
-import TouchLinux
 
 /// What the UI receives in `[passthrough]`: the engine's region deliveries (S22–S27) with the UI
 /// as every region's "view", turned back into touch frames.
@@ -76,11 +74,6 @@ package final class PassthroughTracker {
     package init(forwarded: [Bool]) {
         self.forwarded = forwarded
         visible = TouchFrame(timestamp: .zero)
-    }
-
-    /// Regions of `board` in the engine's order, forwarded unless marked `passthrough = false`.
-    package convenience init(board: BoardDescription, engine: GestureEngine) {
-        self.init(forwarded: engine.regions.map { r in board.region(named: r.name)?.passthrough ?? true })
     }
 
     /// The frame the engine is about to process: which controller ids are down now, so a touch
@@ -308,28 +301,23 @@ package final class PassthroughSink: GestureEventSink {
     }
 }
 
-/// The virtual touchscreen the UI reads (`[passthrough]`): a uinput device of the panel's size,
-/// written with what `PassthroughTracker` says the UI sees.
+/// The virtual touchscreen the UI reads (`[passthrough]`): a `VirtualInputDevice` of the panel's
+/// size (a uinput node in `run`, a `RecordingInputDevice` in tests), written with what
+/// `PassthroughTracker` says the UI sees.
 package final class PassthroughTouchscreen {
-    private let device: UInputDevice
+    package let device: any VirtualInputDevice
     private var encoder: MultiTouchEncoder
     private var events: [InputEvent] = []
     private var bytes: [UInt8] = []
-    /// Reports the kernel did not take whole.
+    /// Reports the device did not take whole.
     package private(set) var failedReports = 0
     /// The engine's sink in the service (the engine holds it too).
     var sink: PassthroughSink?
 
-    /// The device's axes have the resolution (units per mm) that `widthMillimetres` ×
-    /// `heightMillimetres` give (the board's `width_mm`/`height_mm`), and ABS_MT_TOOL_TYPE so a
-    /// cancelled touch reaches the UI as a cancel (`MultiTouchEncoder.marksCancels`).
-    package init(
-        name: String, width: Int, height: Int, slots: Int, widthMillimetres: Double? = nil,
-        heightMillimetres: Double? = nil
-    ) throws(UInputError) {
-        device = try UInputDevice.touchscreen(
-            name: name, width: width, height: height, slots: slots, widthMillimetres: widthMillimetres,
-            heightMillimetres: heightMillimetres)
+    /// `device` is open, with `slots` slots and ABS_MT_TOOL_TYPE, so a cancelled touch reaches
+    /// the UI as a cancel (`MultiTouchEncoder.marksCancels`).
+    package init(device: any VirtualInputDevice, slots: Int) {
+        self.device = device
         encoder = MultiTouchEncoder(slots: slots, marksCancels: true)
         events.reserveCapacity(128)
         bytes.reserveCapacity(128 * InputEvent.byteCount)
@@ -337,8 +325,8 @@ package final class PassthroughTouchscreen {
 
     package var sysName: String { device.sysName }
 
-    /// Removes the virtual touchscreen (`UInputDevice.destroy()`); frames written after it are lost.
-    package func close() { device.destroy() }
+    /// Removes the virtual touchscreen; frames written after it are lost.
+    package func close() { device.close() }
 
     /// Writes the records taking the device to `frame`; `cancelled` (bit = contact id): the
     /// contacts it lifts as cancels (`PassthroughTracker.cancelledInReport`).
@@ -352,23 +340,24 @@ package final class PassthroughTouchscreen {
     }
 }
 
-/// Creates a board's `[passthrough]` touchscreen before anything starts (a missing /dev/uinput or
-/// a permission problem is one error) and puts the tracker between the engine and its sink.
+/// `[passthrough]` as the composition root hands it to the service: the touchscreen, open, and
+/// which regions' touches reach the UI (region index → forwarded, in the engine's order).
+package struct PassthroughOutput {
+    package var screen: PassthroughTouchscreen
+    package var forwarded: [Bool]
+    package init(screen: PassthroughTouchscreen, forwarded: [Bool]) {
+        self.screen = screen
+        self.forwarded = forwarded
+    }
+}
+
+/// Puts the passthrough tracker between the engine and its sink, writing to the touchscreen.
 enum PassthroughSetup {
     static func attach(
-        _ board: BoardDescription, engine: GestureEngine, events: any GestureEventSink, stage: RecognizerStage
-    ) throws(PipelineSetupError) -> PassthroughTouchscreen? {
-        guard let p = board.passthrough else { return nil }
-        let screen: PassthroughTouchscreen
-        do throws(UInputError) {
-            screen = try PassthroughTouchscreen(
-                name: p.name, width: board.panel.width, height: board.panel.height,
-                slots: p.slots ?? board.controller?.input.maxContacts ?? 10,
-                widthMillimetres: board.panel.widthMillimetres, heightMillimetres: board.panel.heightMillimetres)
-        } catch {
-            throw .passthrough(board: board.location, reason: "\(error)")
-        }
-        let tracker = PassthroughTracker(board: board, engine: engine)
+        _ output: PassthroughOutput, engine: GestureEngine, events: any GestureEventSink, stage: RecognizerStage
+    ) -> PassthroughTouchscreen {
+        let screen = output.screen
+        let tracker = PassthroughTracker(forwarded: output.forwarded)
         tracker.onFrame = { [unowned screen, unowned tracker] frame in
             screen.write(frame, cancelled: tracker.cancelledInReport)
         }

@@ -1,5 +1,3 @@
-import BoardConfig
-
 /// Why the pipeline could not open a device it assembles itself (the `[passthrough]` touchscreen,
 /// the virtual keyboard of key bindings) or accept a board's exec bindings: names the board, the
 /// part, and the reason, with what to do where there is something to do.

@@ -1,4 +1,3 @@
-import BoardConfig
 import Dispatch
 import FoundationEssentials
 import Gestures
@@ -7,7 +6,6 @@ import Synchronization
 import SystemPackage
 import TouchCore
 import TouchDrivers
-import TouchLinux
 import TouchOutputs
 import TouchRing
 
@@ -29,7 +27,8 @@ package final class Service: @unchecked Sendable {
     // been joined; `running` is atomic, the snapshot state is behind Mutexes, and the two private
     // vars below `publishSnapshot` belong to the metrics thread (or to the caller while not running).
 
-    package let board: BoardDescription
+    /// The board's name and the composition root's decisions (status file, metrics, reloads).
+    package let profile: ServiceProfile
     package let engine: GestureEngine
     package let frames: FrameQueue
     package let driver: DriverStage
@@ -42,27 +41,31 @@ package final class Service: @unchecked Sendable {
     /// Latency histograms, frame rate, ring fill: what `touchwire status` prints.
     package let metrics: PipelineMetrics
     /// Thread scheduling, memory locking and CPU affinity applied by `run()` (the board's
-    /// `[realtime]` unless `ServiceSettings.realtime` overrides it).
-    package let realtime: RealTimeDescription
+    /// `[realtime]` with the command line's overrides, as the composition root built it).
+    package let realtime: any ThreadTuning
     /// `realtime.summary`, made once: the metrics thread publishes it every second.
     private let realtimeSummary: String
-    /// Where the metrics thread writes the status snapshot (`ServiceSettings.statusFile`), written
-    /// atomically (`AtomicFile`: temporary file + rename, never through a symlink, 0640).
+    /// Where the metrics thread writes the status snapshot (`ServiceProfile.statusFile`), written
+    /// atomically (`ServiceHost.writeAtomically`: temporary file + rename, never through a symlink, 0640).
     package let statusFile: String?
     /// Where the metrics thread writes the snapshot in the Prometheus text format
-    /// (`ServiceSettings.prometheusFile`, else the board's `[metrics] prometheus_file`); nil: nowhere.
+    /// (`ServiceProfile.prometheusFile`); nil: nowhere.
     package let prometheusFile: String?
     /// Progress, controller state and the test-only hang fault, for supervision (READY, watchdog).
     package let health = ServiceHealth()
-    /// Boards swapped in by SIGHUP before this service (`ServiceSettings.reloads`; in the status snapshot).
+    /// Boards swapped in by SIGHUP before this service (`ServiceProfile.reloads`; in the status snapshot).
     package let reloads: Int
-    /// `ServiceSettings.idleInterruptWatchdogMicroseconds`.
+    /// `ServiceProfile.idleInterruptWatchdogMicroseconds`.
     package let idleInterruptWatchdogMicroseconds: Int64
+    /// The pipeline's one clock (`TouchClock`) as the closure the stages take, made once at init
+    /// so that no closure is made per frame.
     private let clock: @Sendable () -> Instant
+    /// Threads, resource figures and the status files (`ServiceHost`).
+    private let host: any ServiceHost
     /// `[display]`: the touch-to-wake gate, idle time and outside commands (nil without one).
     package let display: DisplayControl?
     /// Switches the screen on its own thread (nil without `[display]`).
-    package let displaySwitch: DisplaySwitch?
+    package let displaySwitch: (any ScreenSwitch)?
 
     private let running = Atomic<Bool>(false)
     private let driverWake = Wakeup()
@@ -95,39 +98,48 @@ package final class Service: @unchecked Sendable {
     private let threadScheduling = Mutex<[String: String]>([:])
 
     /// Assembles the pipeline from parts already built and opened (the composition root,
-    /// `TouchComposition`, builds them from a board file: `Service(board:logger:settings:…)`). The
-    /// pipeline sees the controller only through `TouchInputSource` (a simulated board's controller
-    /// included) and time only through `clock`.
+    /// `TouchComposition`, builds them from a board file: `Service(board:logger:settings:…)`); the
+    /// service never sees the board. It sees the controller only through `TouchInputSource` (a
+    /// simulated board's controller included), the virtual devices and programs only through
+    /// `VirtualInputDevice` and `CommandRunner`, the sinks through `LineSink`, and time only
+    /// through `clock`. `display` is the `[display]` gate, its idle time counted from `clock()`
+    /// at its making.
     package init(
-        board: BoardDescription, logger: Logger, settings: ServiceSettings, engine: GestureEngine,
+        profile: ServiceProfile, realtime: any ThreadTuning, logger: Logger, engine: GestureEngine,
         channels: [OutputChannel], lines: GPIOActuator?, controller: any TouchInputSource,
         transform: PanelTransform?, protection: TouchProtection, schedule: AdaptivePollSchedule,
-        commands: CommandActuator? = nil, displaySwitch: DisplaySwitch? = nil,
-        clock: @escaping @Sendable () -> Instant
-    ) throws(PipelineSetupError) {
-        self.board = board
+        commands: CommandActuator? = nil, passthrough: PassthroughOutput? = nil, display: DisplayControl? = nil,
+        displaySwitch: (any ScreenSwitch)? = nil, host: any ServiceHost, clock: any TouchClock
+    ) {
+        self.host = host
+        self.profile = profile
         self.logger = logger
-        self.clock = clock
-        startedAt = clock()
-        realtime = settings.realtime ?? board.realtime
+        self.clock = clock.read
+        startedAt = clock.now
+        self.realtime = realtime
         realtimeSummary = realtime.summary
-        statusFile = settings.statusFile
-        prometheusFile = settings.prometheusFile ?? board.metrics.prometheusFile
-        reloads = settings.reloads
-        idleInterruptWatchdogMicroseconds = settings.idleInterruptWatchdogMicroseconds
+        statusFile = profile.statusFile
+        prometheusFile = profile.prometheusFile
+        reloads = profile.reloads
+        idleInterruptWatchdogMicroseconds = profile.idleInterruptWatchdogMicroseconds
         metrics = PipelineMetrics(clock: clock)
         self.engine = engine
         frames = FrameQueue(capacity: 256)
         outputWake = Wakeup()
-        writesOnRecognizerThread = channels.allSatisfy { Self.neverBlocks($0.sink) }
-        let housekeeping = channels.contains { $0.sink is SocketSink || $0.sink is UARTSink }
+        writesOnRecognizerThread = channels.allSatisfy { $0.sink.neverBlocks }
+        let housekeeping = channels.contains { $0.sink.hasHousekeeping }
         outputIdleMicroseconds = housekeeping ? 100_000 : 1_000_000
         events = EventQueueSink(
             capacity: 1024, wake: writesOnRecognizerThread ? Wakeup(inert: true) : outputWake,
             recognizerSlots: engine.recognizers.count)
         engine.sink = events
         recognizer = RecognizerStage(frames: frames, engine: engine)
-        passthroughScreen = try PassthroughSetup.attach(board, engine: engine, events: events, stage: recognizer)
+        if let passthrough {
+            passthroughScreen = PassthroughSetup.attach(
+                passthrough, engine: engine, events: events, stage: recognizer)
+        } else {
+            passthroughScreen = nil
+        }
         recognizer.metrics = metrics
         output = OutputStage(
             events: events.ring, channels: channels, gpio: lines, recognizerSlots: engine.recognizers.count)
@@ -138,21 +150,16 @@ package final class Service: @unchecked Sendable {
             controller: controller, frames: frames, transform: transform, protection: protection,
             schedule: schedule, log: { [logger] message in logger.notice("\(message)") })
         self.displaySwitch = displaySwitch
-        if let d = board.display {
-            let control = DisplayControl(
-                idleOffSeconds: d.idleOffSeconds, idleDimSeconds: d.idleDimSeconds,
-                wakeGuardMilliseconds: d.wakeGuardMilliseconds, start: startedAt)
+        if let control = display {
             control.wakeRecognizer = { [recognizerWake] in recognizerWake.signal() }
             recognizer.display = control
             output.displayTransitions = control.transitions
             output.displaySwitch = displaySwitch
-            display = control
-        } else {
-            display = nil
         }
+        self.display = display
         for c in channels {
             // `display …` lines on the event socket (docs/formats.md §6); answered on the output thread.
-            (c.sink as? SocketSink)?.onRequest = { [display] line in
+            c.sink.answerRequests { [display] line in
                 DisplayCommandLine.reply(to: line, control: display)
             }
         }
@@ -162,11 +169,11 @@ package final class Service: @unchecked Sendable {
     /// After `close()` it returns at once (the devices are gone).
     package func run() {
         guard !isClosed else {
-            logger.error("touchwire: board \(board.name) was closed; it does not run again")
+            logger.error("touchwire: board \(profile.boardName) was closed; it does not run again")
             return
         }
         running.store(true, ordering: .sequentiallyConsistent)
-        for m in RealTimeSetup.applyToProcess(realtime) {
+        for m in realtime.applyToProcess() {
             if m.isWarning {
                 logger.warning("\(m.text)")
                 startWarnings.withLock { $0.append(m.text) }
@@ -180,8 +187,8 @@ package final class Service: @unchecked Sendable {
         defer { displaySwitch?.stop() }  // the screen is left on
         driver.start(at: clock())
         let outputs = output.channels.map(\.name).joined(separator: ", ")
-        logger.info(
-            "touchwire running: board \(board.name), \(engine.recognizers.count) recognizers, outputs: \(outputs)")
+        let recognizers = engine.recognizers.count
+        logger.info("touchwire running: board \(profile.boardName), \(recognizers) recognizers, outputs: \(outputs)")
         let done = DispatchGroup()
         spawn(.driver, done) { [self] in driverLoop() }
         spawn(.recognizer, done) { [self] in recognizerLoop() }
@@ -189,7 +196,7 @@ package final class Service: @unchecked Sendable {
         let metricsDone = DispatchGroup()
         metricsDone.enter()
         do {
-            try NamedThread.start(name: "touchwire-metrics") { [self] in
+            try host.startThread(name: "touchwire-metrics") { [self] in
                 metricsLoop()
                 metricsDone.leave()
             }
@@ -206,7 +213,7 @@ package final class Service: @unchecked Sendable {
         if engine.hasTouchesDown { engine.process(.cancel(at: now)) }
         output.drain(clock: clock)
         output.flush()
-        for c in output.channels { (c.sink as? StandardOutputSink)?.restoreBlocking() }
+        for c in output.channels { c.sink.serviceStopped() }
         publishSnapshotOnThisThread()
         logger.info("\(statusLine)")
     }
@@ -225,7 +232,7 @@ package final class Service: @unchecked Sendable {
         driver.controller.close()
         passthroughScreen?.close()
         displaySwitch?.close()
-        logger.info("board \(board.name): outputs, lines and controller released")
+        logger.info("board \(profile.boardName): outputs, lines and controller released")
     }
     /// True after `close()`.
     package private(set) var isClosed = false
@@ -252,10 +259,8 @@ package final class Service: @unchecked Sendable {
             fps = Double(read - previous.frames) * 1_000_000 / Double(now.microseconds(since: previous.at))
         }
         let sched = threadScheduling.withLock { $0 }
-        let simulated = board.controller?.bus == .simulated
-        let controller = "\(board.controller?.input.boardName ?? "none")" + (simulated ? " (sim)" : "")
         return MetricsSnapshot(
-            board: board.name, controller: controller, pid: getpid(),
+            board: profile.boardName, controller: profile.controller, pid: getpid(),
             uptime: Double(now.microseconds(since: startedAt)) / 1_000_000,
             updated: Date().timeIntervalSince1970, framesRead: read, framesPerSecond: fps,
             framesQueued: metrics.framesQueued.load(ordering: .relaxed),
@@ -271,8 +276,8 @@ package final class Service: @unchecked Sendable {
             readToWrite: metrics.readToWriteSummary, lostSamples: metrics.lostSamples,
             threads: PipelineThread.allCases.map { $0.rawValue + " " + (sched[$0.rawValue] ?? "not started") },
             realtime: realtimeSummary, warnings: startWarnings.withLock { $0 },
-            processCPUSeconds: Double(RealTime.processCPUMicroseconds()) / 1_000_000,
-            residentBytes: RealTime.residentBytes(), controllerState: health.controllerState.name,
+            processCPUSeconds: Double(host.processCPUMicroseconds()) / 1_000_000,
+            residentBytes: host.residentBytes(), controllerState: health.controllerState.name,
             reinitialisations: health.reinitialisations, reloads: reloads, display: display?.status)
     }
 
@@ -292,9 +297,8 @@ package final class Service: @unchecked Sendable {
         previousSample = (snap.framesRead, clock())
         latest.withLock { $0 = snap }
         if let statusFile, !statusFile.isEmpty {
-            do throws(OutputFileError) {
-                let created = try AtomicFile.write((snap.json() + "\n").utf8, to: statusFile)
-                statusFileWritten.withLock { $0 = created }
+            do throws(ServiceHostError) {
+                try host.writeAtomically(Array((snap.json() + "\n").utf8), to: statusFile, mode: 0o640)
             } catch {
                 if !statusFileFailed {
                     statusFileFailed = true
@@ -304,8 +308,8 @@ package final class Service: @unchecked Sendable {
             }
         }
         if let prometheusFile, !prometheusFile.isEmpty {
-            do throws(OutputFileError) {
-                try AtomicFile.write(PrometheusFormat.render(snap).utf8, to: prometheusFile, mode: 0o644)
+            do throws(ServiceHostError) {
+                try host.writeAtomically(Array(PrometheusFormat.render(snap).utf8), to: prometheusFile, mode: 0o644)
             } catch {
                 if !prometheusFileFailed {
                     prometheusFileFailed = true
@@ -316,15 +320,13 @@ package final class Service: @unchecked Sendable {
         }
     }
     private var statusFileFailed = false
-    /// The file the last status write created (nil: none, or the path is a device or FIFO).
-    private let statusFileWritten = Mutex<FileIdentity?>(nil)
 
     /// Removes the status file at exit, only if it is still the file this service wrote last
-    /// (`OutputFile.remove`: same inode, a regular file): never a directory, a device such as
+    /// (`ServiceHost.removeCreatedFile`: same inode, a regular file): never a directory, a device such as
     /// `/dev/null`, or a file another process has put there since.
     package func removeStatusFile() {
-        guard let statusFile, let created = statusFileWritten.withLock({ $0 }) else { return }
-        OutputFile.remove(statusFile, created: created)
+        guard let statusFile else { return }
+        host.removeCreatedFile(statusFile)
     }
     private var prometheusFileFailed = false
 
@@ -334,10 +336,10 @@ package final class Service: @unchecked Sendable {
         var startupPagesReleased = false
         while isRunning {
             publishSnapshotOnThisThread()
-            if !startupPagesReleased, clock().microseconds(since: startedAt) >= ServiceSettings.startupMicroseconds {
+            if !startupPagesReleased, clock().microseconds(since: startedAt) >= ServiceProfile.startupMicroseconds {
                 // Start-up code leaves most of the binary's text mapped (fault-around): give it back.
                 startupPagesReleased = true
-                let bytes = StartupPages.release()
+                let bytes = host.releaseStartupPages()
                 logger.debug("footprint: released the start-up mappings of \(bytes / 1024) KiB of code")
             }
             metricsWake.wait(microseconds: 1_000_000)
@@ -361,18 +363,18 @@ package final class Service: @unchecked Sendable {
     private func spawn(_ role: PipelineThread, _ group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
         group.enter()
         let body: @Sendable () -> Void = { [self] in
-            for m in RealTimeSetup.applyToCurrentThread(role, realtime) {
+            for m in realtime.applyToCurrentThread(role) {
                 logger.warning("\(m.text)")
                 startWarnings.withLock { $0.append(m.text) }
             }
-            let sched = RealTimeSetup.describeCurrentThread()
+            let sched = realtime.describeCurrentThread()
             threadScheduling.withLock { $0[role.rawValue] = sched }
             logger.debug("\(role) thread: \(sched)")
             body()
-            metrics.storeCPU(role, microseconds: RealTime.currentThreadCPUMicroseconds())
+            metrics.storeCPU(role, microseconds: host.currentThreadCPUMicroseconds())
             group.leave()
         }
-        do { try NamedThread.start(name: "touchwire-\(role)", body) } catch {
+        do { try host.startThread(name: "touchwire-\(role)", body) } catch {
             logger.error("the \(role) thread did not start (\(error)): stopping")
             stop()
             group.leave()
@@ -485,12 +487,6 @@ package final class Service: @unchecked Sendable {
         let upkeep = output.nextWakeup(from: clock()) != nil
         outputHold.release()
         if upkeep { outputWake.signal() }
-    }
-
-    /// Sinks whose `write` never waits for the reader.
-    static func neverBlocks(_ sink: any LineSink) -> Bool {
-        if let stdout = sink as? StandardOutputSink { return stdout.descriptorIsNonBlocking }
-        return sink is UARTSink || sink is SocketSink
     }
 
 }

@@ -67,7 +67,10 @@ struct Calibrate: ParsableCommand {
         let simulated = controller.bus == .simulated
         func say(_ s: String) { writeStandardError(s + "\n") }
 
-        var now = simulated ? Instant.zero : MonotonicClock.now()
+        // The one clock, chosen here: a simulated board's session runs on a virtual clock (the same
+        // presses every run), hardware on the real one. Read once per poll, as the service reads it.
+        let clock: any TouchClock = simulated ? ManualClock() : SystemClock.shared
+        var now = clock.now
         let session: CalibrationSession
         do throws(ServiceError) {
             session = try CalibrationSession(
@@ -84,12 +87,10 @@ struct Calibrate: ParsableCommand {
         var askedAt = now
         let limit = Int64(max(0, timeout)) * 1_000_000
         while !session.isComplete {
-            if simulated {
-                now = now.advanced(byMicroseconds: session.pollIntervalMicroseconds)
-            } else {
-                usleep(useconds_t(clamping: session.driver.pollInterval(at: now)))
-                now = MonotonicClock.now()
-            }
+            // One read per simulated report; on hardware, the service's adaptive period.
+            clock.sleep(
+                microseconds: simulated ? session.pollIntervalMicroseconds : session.driver.pollInterval(at: now))
+            now = clock.now
             for step in session.poll(at: now) {
                 switch step {
                 case .accepted(let index, let raw, let samples):

@@ -3,6 +3,7 @@ import BoardConfig
 import Dispatch
 import FoundationEssentials
 import Gestures
+import Logging
 import Synchronization
 import TouchComposition
 import TouchCore
@@ -164,35 +165,35 @@ struct Monitor: ParsableCommand {
         return nil
     }
 
-    /// The board itself: controller → driver stage → recognizers, on the real or a virtual clock.
+    /// The board itself, assembled as `run` assembles it (`Service(board:…)`, observing only: the
+    /// board's outputs, bindings and devices are not opened) and stepped here on the real or a
+    /// virtual clock; its events come back through a JSON channel, as the service's stream does.
     func runBoard(_ description: BoardDescription, panel: TerminalPanel, stop: borrowing Atomic<Bool>) throws {
         if virtualClock && description.simulation == nil {
             throw fail("monitor: --virtual-clock needs a simulated board (bus = \"sim\")")
         }
-        let start = virtualClock ? Instant.zero : MonotonicClock.now()
-        let setup: ControllerSetup
-        let engine: GestureEngine
-        var now = start
+        // The one clock: a virtual one moves only when this loop (or a reset's wait) moves it.
+        let virtual = virtualClock ? ManualClock() : nil
+        let clock: any TouchClock = virtual ?? SystemClock.shared
+        let notes = MonitorNotes()
+        let lines = MonitorLines()
+        let service: Service
         do throws(ServiceError) {
-            if virtualClock {
-                // The simulated chip follows this loop's own clock; its waits move it on, never sleeping for real.
-                setup = try ControllerFactory.make(
-                    description, start: start, clock: { now }, sleep: { now = now.advanced(byMicroseconds: $0) })
-            } else {
-                setup = try ControllerFactory.make(description, start: start, clock: { MonotonicClock.now() })
-            }
-            engine = try EngineBuilder.build(description)
+            let engine = try EngineBuilder.build(description)
+            let channel = OutputChannel(
+                name: "monitor", encoding: .json(EventJSONEncoder(names: EngineBuilder.names(of: engine))),
+                sink: lines)
+            service = try Service(
+                board: description, logger: notes.logger, settings: ServiceSettings(observeOnly: true),
+                extraOutputs: [channel], clock: clock)
         } catch {
             throw fail("\(error)")
         }
-        var notes: [String] = []
-        let queue = FrameQueue(capacity: 256)
-        let driver = DriverStage(
-            controller: setup.controller, frames: queue, transform: setup.transform,
-            protection: setup.protection, schedule: setup.schedule, log: { notes.append($0) })
-        let sink = RecordingSink()
-        engine.sink = sink
-        let names = EngineBuilder.names(of: engine)
+        defer { service.close() }
+        let start = clock.now
+        var now = start
+        // On the virtual clock: one read per simulated report.
+        let period = Int64(1_000_000 / max(1, description.simulation?.reportRateHz ?? 100))
         var recent: [MonitorEvent] = []
         var touches: [Contact] = []
         var reads = 0
@@ -200,15 +201,16 @@ struct Monitor: ParsableCommand {
         var latencyLast: Int64?
         var latencyMax: Int64 = 0
         var refreshAt = start
-        driver.start(at: start)
+        service.driver.start(at: start)
         // Live, the board is read exactly as `run` reads it (INT edges or the adaptive poll rate).
-        var loop = DriverLoop(driver: driver, clock: { MonotonicClock.now() })
+        let read = clock.read
+        var loop = DriverLoop(driver: service.driver, clock: read)
         var wait: Int64? = nil
         while !stop.load(ordering: .relaxed) {
             if let frames, reads >= frames { break }
             var changed = false
-            if virtualClock {
-                driver.poll(at: now)
+            if virtual != nil {
+                service.driver.poll(at: now)
             } else {
                 let turn = loop.turn()
                 if let error = turn.lineError { notes.append("INT line: \(error)") }
@@ -216,63 +218,90 @@ struct Monitor: ParsableCommand {
                 wait = turn.waitMicroseconds
             }
             reads += 1
-            while let frame = queue.poll() {
-                engine.process(frame)
+            let framesBefore = service.recognizer.framesProcessed
+            service.recognizer.step(now: now)
+            if service.recognizer.framesProcessed != framesBefore {
+                let frame = service.driver.lastFrame
                 touches = frame.isCancel ? [] : frame.contacts
                 changed = true
-                if !sink.events.isEmpty {
-                    let latency = virtualClock ? 0 : MonotonicClock.now().microseconds(since: frame.timestamp)
-                    latencyLast = latency
-                    latencyMax = max(latencyMax, latency)
-                }
-                take(sink, names, into: &recent)
             }
-            engine.advance(to: now)
-            if !sink.events.isEmpty && !virtualClock {
-                // Timer-fired events (a tap after its double-tap window): from this loop's read.
-                let latency = MonotonicClock.now().microseconds(since: now)
+            service.output.drain(clock: read)
+            let events = lines.take()
+            if !events.isEmpty && virtual == nil {
+                let latency = clock.now.microseconds(since: now)
                 latencyLast = latency
                 latencyMax = max(latencyMax, latency)
             }
-            take(sink, names, into: &recent)
+            for line in events {
+                if let event = MonitorEvent.parse(line[...]) { MonitorEvent.append(event, to: &recent) }
+            }
             let elapsed = now.microseconds(since: refreshAt)
-            if elapsed >= Int64(refreshMs) * 1000 || (virtualClock && changed) || reads == frames {
+            if elapsed >= Int64(refreshMs) * 1000 || (virtual != nil && changed) || reads == frames {
                 let rate = elapsed > 0 ? Double(reads - readsAtRefresh) / (Double(elapsed) / 1e6) : 0
                 if elapsed > 0 {
                     readsAtRefresh = reads
                     refreshAt = now
                 }
                 let latency =
-                    virtualClock
+                    virtual != nil
                     ? "read → write: n/a (virtual clock)"
                     : "read → write \(latencyLast.map(MonitorScreen.milliseconds) ?? "–") ms "
                         + "(max \(MonitorScreen.milliseconds(latencyMax)) ms)"
-                let clock = virtualClock ? "virtual t \(SVGWriter.seconds(now.microseconds)) s" : "live"
+                let clockName = virtual != nil ? "virtual t \(SVGWriter.seconds(now.microseconds)) s" : "live"
                 show(
                     MonitorScreen(
-                        title: "touchwire monitor — \(description.name), controller read here (\(clock))",
+                        title: "touchwire monitor — \(description.name), controller read here (\(clockName))",
                         panel: panel.render(touches: touches, marks: recent.map { ($0.location, "*") }),
                         figures: "frames/s \(MonitorScreen.rate(rate))   \(latency)"
                             + (notes.last.map { "\r\n" + $0 } ?? ""),
                         gestures: recent.map(\.summary)))
             }
-            if virtualClock {
-                now = now.advanced(byMicroseconds: setup.pollIntervalMicroseconds)
+            if let virtual {
+                virtual.advance(byMicroseconds: period)
+                now = virtual.now
             } else {
-                if let wait, wait > 0 { usleep(UInt32(clamping: wait)) }
-                now = MonotonicClock.now()
+                if let wait, wait > 0 { clock.sleep(microseconds: wait) }
+                now = clock.now
             }
         }
     }
+}
 
-    /// Moves the sink's events into `recent` (the last eight, as the monitor shows them).
-    func take(_ sink: RecordingSink, _ names: EventNames, into recent: inout [MonitorEvent]) {
-        for e in sink.events {
-            let event = MonitorEvent(
-                time: e.time.microseconds, recognizer: names.recognizerName(for: e), state: e.state.description,
-                location: e.location, direction: e.kind == .swipe ? e.direction.name : "")
-            MonitorEvent.append(event, to: &recent)
+/// The monitor's event channel: the JSON lines the output stage wrote, kept until `take()`.
+final class MonitorLines: LineSink {
+    private var lines: [String] = []
+    func write(_ line: UnsafeRawBufferPointer) {
+        var text = String(decoding: line, as: UTF8.self)
+        if text.hasSuffix("\n") { text.removeLast() }
+        lines.append(text)
+    }
+    /// The lines written since the last call.
+    func take() -> [String] {
+        defer { lines.removeAll(keepingCapacity: true) }
+        return lines
+    }
+}
+
+/// The pipeline's log lines (the driver's notices: a controller that stopped answering, a
+/// reset), shown under the monitor's figures instead of on stderr.
+final class MonitorNotes: @unchecked Sendable {
+    // @unchecked Sendable: only the monitor's thread logs through it (the service's threads never run).
+    private(set) var all: [String] = []
+    var last: String? { all.last }
+    func append(_ note: String) { all.append(note) }
+
+    var logger: Logger {
+        Logger(label: "touchwire-monitor") { [self] _ in Handler(notes: self) }
+    }
+
+    struct Handler: LogHandler {
+        let notes: MonitorNotes
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .notice
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
         }
-        sink.removeAll()
+        func log(event: LogEvent) { notes.append("\(event.message)") }
     }
 }

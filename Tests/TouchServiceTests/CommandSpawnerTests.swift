@@ -2,6 +2,7 @@ import BoardConfig
 import Foundation
 import Synchronization
 import TouchComposition
+import TouchCore
 import TouchLinux
 import XCTest
 
@@ -16,12 +17,18 @@ final class CommandSpawnerTests: XCTestCase {
         let done = DispatchSemaphore(value: 0)
     }
 
-    func spawner(_ commands: [ExecCommand], environment: [String: String] = [:], user: String? = nil)
+    /// A started spawner of `commands` on `clock` (a `ManualClock`: timeouts and intervals pass
+    /// only when the test moves it).
+    func spawner(
+        _ commands: [ExecCommand], environment: [String: String] = [:], user: String? = nil,
+        clock: ManualClock = ManualClock()
+    )
         -> (CommandSpawner, Collector)
     {
         let c = Collector()
         let s = CommandSpawner(
             commands: commands, names: commands.indices.map { "b\($0)" }, environment: environment, user: user,
+            clock: clock,
             log: { line in c.logs.withLock { $0.append(line) } })
         s.onFinish = { run in
             c.runs.withLock { $0.append(run) }
@@ -47,11 +54,15 @@ final class CommandSpawnerTests: XCTestCase {
         XCTAssertTrue(c.logs.withLock { $0.last?.contains("exited with status 3; stderr: zero|a b") ?? false })
     }
 
-    /// A program still running at its timeout is terminated and reported as timed out.
+    /// A program still running at its timeout (on the injected clock) is terminated and
+    /// reported as timed out.
     func testTimeoutKillsTheProgram() throws {
-        let (s, c) = spawner([ExecCommand(argv: ["/bin/sleep", "60"], timeoutMilliseconds: 100)])
+        let clock = ManualClock()
+        let (s, c) = spawner([ExecCommand(argv: ["/bin/sleep", "60"], timeoutMilliseconds: 100)], clock: clock)
         defer { s.stop() }
         s.request(0)
+        XCTAssertTrue(waitFor(20) { s.runningCount == 1 }, "the program did not start")
+        clock.advance(byMicroseconds: 100_000)
         XCTAssertEqual(c.done.wait(timeout: .now() + 30), .success, "the 60 s sleep was not stopped")
         let run = try XCTUnwrap(c.runs.withLock { $0.first })
         XCTAssertTrue(run.timedOut)
@@ -60,9 +71,10 @@ final class CommandSpawnerTests: XCTestCase {
 
     /// At most one instance: a trigger while the program runs is skipped and logged.
     func testOneInstancePerBinding() throws {
-        let (s, c) = spawner([
-            ExecCommand(argv: ["/bin/sleep", "60"], timeoutMilliseconds: 2000, minimumIntervalMilliseconds: 0)
-        ])
+        let clock = ManualClock()
+        let (s, c) = spawner(
+            [ExecCommand(argv: ["/bin/sleep", "60"], timeoutMilliseconds: 2000, minimumIntervalMilliseconds: 0)],
+            clock: clock)
         defer { s.stop() }
         s.request(0)
         // Wait until it runs (the spawner logs nothing at start), then trigger again.
@@ -73,8 +85,27 @@ final class CommandSpawnerTests: XCTestCase {
             usleep(10_000)
         }
         XCTAssertTrue(c.logs.withLock { $0.contains { $0.contains("still running; trigger skipped") } })
+        clock.advance(byMicroseconds: 2_000_000)  // its timeout
         XCTAssertEqual(c.done.wait(timeout: .now() + 30), .success)
         XCTAssertEqual(c.runs.withLock { $0.count }, 1)
+    }
+
+    /// `min_interval_ms` is measured on the pipeline's clock, not read from one of the spawner's
+    /// own: a trigger 999 ms (injected) after a start is skipped, one 1000 ms after runs.
+    func testMinimumIntervalIsMeasuredOnTheInjectedClock() throws {
+        let clock = ManualClock(.milliseconds(5000))
+        let (s, c) = spawner([ExecCommand(argv: ["/bin/true"], minimumIntervalMilliseconds: 1000)], clock: clock)
+        defer { s.stop() }
+        s.request(0)
+        XCTAssertEqual(c.done.wait(timeout: .now() + 30), .success)
+        clock.advance(byMicroseconds: 999_000)
+        s.request(0)
+        XCTAssertTrue(
+            waitFor(20) { c.logs.withLock { $0.contains { $0.contains("within min_interval_ms; skipped") } } })
+        clock.advance(byMicroseconds: 1000)
+        s.request(0)
+        XCTAssertEqual(c.done.wait(timeout: .now() + 30), .success, "the trigger 1000 ms after the start did not run")
+        XCTAssertEqual(c.runs.withLock { $0.map(\.exit) }, [.exited(0), .exited(0)])
     }
 
     func testMissingProgramIsReportedNotCrashed() throws {
@@ -89,7 +120,7 @@ final class CommandSpawnerTests: XCTestCase {
     func testUserRunsThroughSetpriv() {
         let s = CommandSpawner(
             commands: [ExecCommand(argv: ["/usr/local/bin/kiosk-admin", "--show"])], names: ["b"], environment: [:],
-            user: "kiosk", log: { _ in })
+            user: "kiosk", clock: ManualClock(), log: { _ in })
         XCTAssertEqual(
             s.spawnArguments(0),
             [
@@ -138,8 +169,8 @@ final class ExecBoardTests: XCTestCase {
                 "[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\"/usr/bin/touch\", \"\(marker)\"]\n")
         let b = try BoardLoader.parse(text, file: "e.toml", directory: dir.path)
         let clock = ManualClock()
-        let service = try Service(board: b, logger: quietLogger, stdout: CollectingSink(), clock: clock.read)
-        let spawner = try XCTUnwrap(service.output.commands?.spawner)
+        let service = try Service(board: b, logger: quietLogger, stdout: CollectingSink(), clock: clock)
+        let spawner = try XCTUnwrap(service.output.commands?.spawner as? CommandSpawner)
         let done = DispatchSemaphore(value: 0)
         spawner.onFinish = { _ in done.signal() }
         spawner.start()

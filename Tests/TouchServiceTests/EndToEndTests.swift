@@ -26,7 +26,7 @@ final class EndToEndTests: XCTestCase {
         let serviceWithUART = try Service(
             board: board, logger: quietLogger,
             extraOutputs: [OutputChannel(name: "uart", encoding: .text(EventTextEncoder(names: names)), sink: uart)],
-            stdout: stdout, clock: clock.read)
+            stdout: stdout, clock: clock)
 
         // The three stages, stepped by hand every 10 ms for half a second of simulated time.
         XCTAssertTrue(serviceWithUART.driver.start(at: .zero))
@@ -70,7 +70,7 @@ final class EndToEndTests: XCTestCase {
         ]
         let clock = ManualClock()
         let stdout = CollectingSink()
-        let service = try Service(board: board, logger: quietLogger, stdout: stdout, clock: clock.read)
+        let service = try Service(board: board, logger: quietLogger, stdout: stdout, clock: clock)
         XCTAssertTrue(service.driver.start(at: .zero))
         for ms in stride(from: Int64(0), through: 600, by: 10) {
             clock.now = .milliseconds(ms)

@@ -13,7 +13,7 @@ final class EvdevBoardTests: XCTestCase {
     func run(_ board: BoardDescription, milliseconds: Int64) throws -> [String] {
         let clock = ManualClock()
         let stdout = CollectingSink()
-        let service = try Service(board: board, logger: quietLogger, stdout: stdout, clock: clock.read)
+        let service = try Service(board: board, logger: quietLogger, stdout: stdout, clock: clock)
         XCTAssertTrue(service.driver.start(at: .zero))
         for ms in stride(from: Int64(0), through: milliseconds, by: 10) {
             clock.now = .milliseconds(ms)

@@ -12,7 +12,7 @@ import XCTest
 final class MetricsTests: XCTestCase {
     func testSamplesReachTheHistogramsOnlyWhenCollected() {
         let clock = ManualClock()
-        let m = PipelineMetrics(clock: clock.read)
+        let m = PipelineMetrics(clock: clock)
         for i in 1...100 {
             clock.now = Instant(microseconds: Int64(i) * 1000 + Int64(i))
             m.frameRecognized(readAt: Instant(microseconds: Int64(i) * 1000))  // i µs after the read
@@ -37,7 +37,7 @@ final class MetricsTests: XCTestCase {
 
     func testSummariesChangeOnlyWithNewSamples() {
         let clock = ManualClock()
-        let m = PipelineMetrics(clock: clock.read)
+        let m = PipelineMetrics(clock: clock)
         XCTAssertEqual(m.readToWriteSummary, LatencySummary(), "no sample yet: all zero")
         m.eventWritten(eventTime: .zero, issuedAt: Instant(microseconds: 40))
         m.collect()
@@ -53,14 +53,14 @@ final class MetricsTests: XCTestCase {
     }
 
     func testSamplesBeyondTheRingAreCountedNotWaitedFor() {
-        let m = PipelineMetrics(sampleCapacity: 4, clock: { .zero })
+        let m = PipelineMetrics(sampleCapacity: 4, clock: ManualClock())
         for _ in 0..<10 { m.eventWritten(eventTime: .zero, issuedAt: Instant(microseconds: 5)) }
         XCTAssertEqual(m.lostSamples, 6)
         XCTAssertEqual(m.collect(), 4)
     }
 
     func testNegativeAndHugeLatenciesAreClamped() {
-        let m = PipelineMetrics(clock: { .zero })
+        let m = PipelineMetrics(clock: ManualClock())
         m.eventWritten(eventTime: Instant(microseconds: 10), issuedAt: .zero)
         m.eventWritten(eventTime: .zero, issuedAt: Instant(microseconds: 1 << 40))
         m.collect()
@@ -142,7 +142,7 @@ final class MetricsTests: XCTestCase {
         let service = try Service(
             board: board, logger: quietLogger,
             settings: ServiceSettings(statusFile: dir.appendingPathComponent("status.json").path),
-            stdout: CollectingSink(), clock: clock.read)
+            stdout: CollectingSink(), clock: clock)
         XCTAssertTrue(service.driver.start(at: .zero))
         for ms in stride(from: Int64(0), through: 500, by: 10) {
             clock.now = .milliseconds(ms)

@@ -94,7 +94,7 @@ final class OutputBehaviourTests: XCTestCase {
                 """)
         let clock = ManualClock()
         let gpio = SimulatedGPIO(chips: ["sim": 8], clock: clock.read)
-        let service = try Service(board: board, logger: quietLogger, gpio: gpio, clock: clock.read)
+        let service = try Service(board: board, logger: quietLogger, gpio: gpio, clock: clock)
         let tapLine = GPIOLineID(chip: "sim", offset: 1)
         let panLine = GPIOLineID(chip: "sim", offset: 2)
         XCTAssertTrue(gpio.isRequested(tapLine) && gpio.isRequested(panLine), "requested once, at start")
@@ -199,7 +199,7 @@ final class OutputBehaviourTests: XCTestCase {
                 """)
         let clock = ManualClock()
         let stdout = CollectingSink()
-        let service = try Service(board: board, logger: quietLogger, stdout: stdout, clock: clock.read)
+        let service = try Service(board: board, logger: quietLogger, stdout: stdout, clock: clock)
         XCTAssertTrue(service.driver.start(at: .zero))
         step(service, clock, through: 6500)  // nobody reads the pty meanwhile
         XCTAssertEqual(service.events.droppedEvents, 0)
@@ -264,7 +264,7 @@ final class OutputBehaviourTests: XCTestCase {
                     device = "\(link)"
                     template = "{recognizer} {state} {t_us}"
                     """)
-            service = try Service(board: board, logger: quietLogger, stdout: stdout, clock: clock.read)
+            service = try Service(board: board, logger: quietLogger, stdout: stdout, clock: clock)
             XCTAssertTrue(service.driver.start(at: .zero))
             step(service, clock, through: 500)
             XCTAssertEqual(String(decoding: try first.read(count: 21), as: UTF8.self), "tap recognized 50000\n")

@@ -1,4 +1,6 @@
 import Foundation
+import TouchComposition
+import TouchCore
 import TouchLinux
 import TouchService
 import XCTest
@@ -113,7 +115,7 @@ final class OutputPathTests: XCTestCase, TouchwireCommandLine {
         let status = dir.appendingPathComponent("status.json").path
         let service = try Service(
             board: board, logger: quietLogger, settings: ServiceSettings(statusFile: status),
-            stdout: CollectingSink(), clock: { .zero })
+            stdout: CollectingSink(), clock: ManualClock())
         service.publishSnapshot()
         XCTAssertEqual(kind(status), S_IFREG)
         try FileManager.default.removeItem(atPath: status)

@@ -117,7 +117,7 @@ final class SoakTests: XCTestCase {
             name: "check", encoding: .text(EventTextEncoder(template: InvariantSink.template, names: names)),
             sink: checker)
         let service = try Service(
-            board: board, logger: quietLogger, extraOutputs: [check], gpio: gpio, clock: clock.read)
+            board: board, logger: quietLogger, extraOutputs: [check], gpio: gpio, clock: clock)
         service.output.log = { _ in }
         checker.touchesDown = { [unowned service] in service.engine.hasTouchesDown }
         let world = try XCTUnwrap(service.driver.controller as? SimulatedController).world

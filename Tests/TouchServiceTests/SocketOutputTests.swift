@@ -23,7 +23,7 @@ final class SocketOutputTests: XCTestCase, TouchwireCommandLine {
         let board = try BoardLoader.parse(text, file: "s.toml", directory: dir.path)
         let clock = ManualClock()
         let stdout = CollectingSink()
-        let service = try Service(board: board, logger: quietLogger, stdout: stdout, clock: clock.read)
+        let service = try Service(board: board, logger: quietLogger, stdout: stdout, clock: clock)
         let client = try SocketTestClient(path: socketPath)
         XCTAssertTrue(service.driver.start(at: .zero))
         for ms in stride(from: Int64(0), through: 300, by: 10) {

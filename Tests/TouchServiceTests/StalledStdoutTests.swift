@@ -49,7 +49,7 @@ final class StalledStdoutTests: XCTestCase {
             descriptor: pipe.writeEnd.descriptor, mode: .nonBlocking, log: { logs.append($0) })
         let clock = ManualClock()
         let gpio = SimulatedGPIO(chips: ["sim": 8], clock: clock.read)
-        let service = try Service(board: board, logger: quietLogger, stdout: sink, gpio: gpio, clock: clock.read)
+        let service = try Service(board: board, logger: quietLogger, stdout: sink, gpio: gpio, clock: clock)
         var stageLogs: [String] = []
         service.output.log = { stageLogs.append($0) }
         let panLine = GPIOLineID(chip: "sim", offset: 2)

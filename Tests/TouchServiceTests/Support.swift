@@ -5,16 +5,12 @@ import Synchronization
 import TouchCore
 import XCTest
 
+/// The clock tests move by hand (TouchCore's), named here so a test file need not import TouchCore.
+typealias ManualClock = TouchCore.ManualClock
+
 /// The repository root, found from this file's path.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
-
-/// A clock the test moves by hand.
-final class ManualClock: @unchecked Sendable {
-    // Only the test thread reads and writes `now` (the service's threads are not started in these tests).
-    var now = Instant.zero
-    var read: @Sendable () -> Instant { { [unowned self] in self.now } }
-}
 
 /// A temporary directory removed when the test ends.
 func makeTemporaryDirectory(_ test: XCTestCase) throws -> URL {

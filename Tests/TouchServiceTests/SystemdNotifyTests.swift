@@ -1,4 +1,5 @@
 import Foundation
+import TouchComposition
 import TouchLinux
 import TouchService
 import XCTest

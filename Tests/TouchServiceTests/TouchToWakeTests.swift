@@ -74,7 +74,7 @@ final class TouchToWakeTests: XCTestCase {
         let gpio = SimulatedGPIO(chips: ["sim": 8], clock: clock.read)
         let service = try Service(
             board: board, logger: quietLogger, settings: ServiceSettings(backlightRoot: root.path), stdout: stdout,
-            gpio: gpio, clock: clock.read)
+            gpio: gpio, clock: clock)
         // What the UI would read from the passthrough device (the tracker `[passthrough]` uses).
         let tracker = PassthroughTracker(board: board, engine: service.engine)
         final class Frames: @unchecked Sendable { var list: [TouchFrame] = [] }
@@ -101,7 +101,7 @@ final class TouchToWakeTests: XCTestCase {
             rig.service.recognizer.step(now: rig.clock.now)
             rig.service.output.drain(clock: rig.clock.read)
             rig.service.output.flush()
-            rig.service.displaySwitch?.applyPending()
+            (rig.service.displaySwitch as? DisplaySwitch)?.applyPending()
         }
     }
 

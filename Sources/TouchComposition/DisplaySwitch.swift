@@ -4,6 +4,7 @@ import Synchronization
 import SystemPackage
 import TouchCore
 import TouchLinux
+import TouchService
 
 #if canImport(Glibc)
     import Glibc
@@ -24,7 +25,7 @@ import TouchLinux
 ///
 /// `stop()` leaves the screen on (its brightness restored): a service that stops never leaves a
 /// kiosk dark.
-package final class DisplaySwitch: @unchecked Sendable {
+package final class DisplaySwitch: ScreenSwitch, @unchecked Sendable {
     // @unchecked Sendable: `desired` is atomic; everything else belongs to the switch thread
     // (or to the caller of `applyPending` while the thread is not running).
     package enum Output {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import SystemPackage
 import TouchCore
 import TouchLinux
+import TouchService
 
 /// Why a status file cannot be shown: one line naming the file and, when it is a bad value, the field.
 package struct StatusFileError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import TouchLinux
+import TouchService
 
 /// Where a running service keeps its files by default.
 package enum RuntimePaths {

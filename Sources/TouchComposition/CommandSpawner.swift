@@ -5,6 +5,7 @@ import Synchronization
 import SystemPackage
 import TouchCore
 import TouchLinux
+import TouchService
 
 #if canImport(Glibc)
     import Glibc
@@ -39,6 +40,8 @@ package final class CommandSpawner: @unchecked Sendable {
     package var onFinish: (@Sendable (Run) -> Void)?
     private let log: @Sendable (String) -> Void
     private let names: [String]
+    /// Times `min_interval_ms`, `timeout_ms` and the SIGKILL second (read on the spawner thread).
+    private let clock: any TouchClock
 
     // Shared with the requesting thread: one flag per binding.
     private let pending: Mutex<[Bool]>
@@ -47,15 +50,16 @@ package final class CommandSpawner: @unchecked Sendable {
 
     // Spawner thread only.
     private var children: [ChildProcess?]
-    private var started: [ContinuousClock.Instant?]
+    private var started: [Instant?]
     private var stderrText: [[UInt8]]
-    private var terminatedAt: [ContinuousClock.Instant?]
+    private var terminatedAt: [Instant?]
 
-    /// `names[i]` names binding `i` in logs.
+    /// `names[i]` names binding `i` in logs; `clock` is the pipeline's (the real one in `run`).
     package init(
         commands: [ExecCommand], names: [String], environment: [String: String], user: String?,
-        log: @escaping @Sendable (String) -> Void
+        clock: any TouchClock, log: @escaping @Sendable (String) -> Void
     ) {
+        self.clock = clock
         self.commands = commands
         self.names = names
         self.environment = environment.keys.sorted().map { "\($0)=\(environment[$0]!)" }
@@ -63,9 +67,9 @@ package final class CommandSpawner: @unchecked Sendable {
         self.log = log
         pending = Mutex([Bool](repeating: false, count: commands.count))
         children = [ChildProcess?](repeating: nil, count: commands.count)
-        started = [ContinuousClock.Instant?](repeating: nil, count: commands.count)
+        started = [Instant?](repeating: nil, count: commands.count)
         stderrText = [[UInt8]](repeating: [], count: commands.count)
-        terminatedAt = [ContinuousClock.Instant?](repeating: nil, count: commands.count)
+        terminatedAt = [Instant?](repeating: nil, count: commands.count)
     }
 
     /// Asks for binding `index` to run. Never blocks for long, never allocates, never forks.
@@ -119,12 +123,14 @@ package final class CommandSpawner: @unchecked Sendable {
     private let runningNow = Atomic<Int>(0)
 
     private func launch(_ i: Int) {
-        let now = ContinuousClock.now
+        let now = clock.now
         if children[i] != nil {
             log("exec binding \"\(names[i])\": still running; trigger skipped")
             return
         }
-        if let last = started[i], now - last < .milliseconds(commands[i].minimumIntervalMilliseconds) {
+        if let last = started[i],
+            now.microseconds(since: last) < Self.microseconds(commands[i].minimumIntervalMilliseconds)
+        {
             log("exec binding \"\(names[i])\": triggered again within min_interval_ms; skipped")
             return
         }
@@ -142,7 +148,7 @@ package final class CommandSpawner: @unchecked Sendable {
     }
 
     private func tend() {
-        let now = ContinuousClock.now
+        let now = clock.now
         for i in children.indices {
             guard let child = children[i] else { continue }
             child.readStderr(into: &stderrText[i])
@@ -151,13 +157,21 @@ package final class CommandSpawner: @unchecked Sendable {
                 continue
             }
             guard let start = started[i] else { continue }
-            if terminatedAt[i] == nil, now - start >= .milliseconds(commands[i].timeoutMilliseconds) {
+            if terminatedAt[i] == nil,
+                now.microseconds(since: start) >= Self.microseconds(commands[i].timeoutMilliseconds)
+            {
                 child.signal(SIGTERM)
                 terminatedAt[i] = now
-            } else if let t = terminatedAt[i], now - t >= .seconds(1) {
+            } else if let t = terminatedAt[i], now.microseconds(since: t) >= 1_000_000 {
                 child.signal(SIGKILL)
             }
         }
+    }
+
+    /// `milliseconds` in µs, saturating (a board's absurd timeout never traps).
+    private static func microseconds(_ milliseconds: Int) -> Int64 {
+        let (us, overflow) = Int64(clamping: milliseconds).multipliedReportingOverflow(by: 1000)
+        return overflow ? (milliseconds < 0 ? Int64.min : Int64.max) : us
     }
 
     private func finish(_ i: Int, timedOut: Bool) {

@@ -1,6 +1,7 @@
 import BoardConfig
 import FoundationEssentials
 import TouchLinux
+import TouchService
 
 /// Command-line overrides of a board's `[realtime]` section (`touchwire run` / `bench`).
 /// Nil fields keep the board's value.
@@ -76,11 +77,6 @@ package struct RealTimeOverrides: Sendable, Equatable {
 package struct RealTimeOptionError: Error, Equatable, Sendable, CustomStringConvertible {
     package var description: String
     package init(_ description: String) { self.description = description }
-}
-
-/// The pipeline threads that real-time settings apply to.
-package enum PipelineThread: String, Sendable, CaseIterable {
-    case driver, recognizer, output
 }
 
 /// Applies `[realtime]` to the process and to each pipeline thread, and says what happened.
@@ -173,12 +169,6 @@ package enum RealTimeSetup {
         let (policy, priority) = RealTime.currentThreadScheduling()
         return policy.isRealTime ? "\(policy) \(priority)" : "\(policy)"
     }
-}
-
-/// One line of the real-time report logged at start.
-package struct RealTimeMessage: Sendable, Equatable {
-    package var text: String
-    package var isWarning: Bool
 }
 
 /// `text` without leading and trailing white space (spaces, tabs, newlines: Unicode's

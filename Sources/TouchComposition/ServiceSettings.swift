@@ -1,7 +1,9 @@
 import BoardConfig
 
-/// What the caller of `Service` decides beyond the board file. Fixed at `Service.init`: the
-/// pipeline threads read these values while running, so none of them can change underneath them.
+/// What the caller of `Service(board:…)` decides beyond the board file (the command line's
+/// options, a test's directories). The composition root turns it and the board into the
+/// service's `ServiceProfile` and `ThreadTuning`, fixed at `Service.init`: the pipeline threads
+/// read these values while running, so none of them can change underneath them.
 package struct ServiceSettings: Sendable {
     /// Thread scheduling, memory locking and CPU affinity; nil: the board's `[realtime]`.
     package var realtime: RealTimeDescription?
@@ -13,19 +15,22 @@ package struct ServiceSettings: Sendable {
     package var idleInterruptWatchdogMicroseconds: Int64
     /// Where to write the Prometheus text snapshot; nil: the board's `[metrics] prometheus_file`.
     package var prometheusFile: String?
-    /// How long after start the metrics thread releases the start-up code pages (`StartupPages`):
-    /// by then the pipeline threads have run every path of a frame and an event at least once.
-    package static let startupMicroseconds: Int64 = 2_000_000
     /// Boards swapped in by SIGHUP before this service (`ServiceSupervisor`), for the status snapshot.
     package var reloads: Int
     /// Where `[display] backlight = "NAME"` is looked up (tests make a directory of their own).
     package var backlightRoot: String
+    /// True: assemble the pipeline without the board's outputs — no output channels (only the
+    /// caller's `extraOutputs`), GPIO bindings, key or exec bindings, passthrough touchscreen or
+    /// display switch — so that `monitor` watches the same pipeline as `run` without taking the
+    /// devices a running service holds.
+    package var observeOnly: Bool
 
     package init(
         realtime: RealTimeDescription? = nil, statusFile: String? = nil,
         idleInterruptWatchdogMicroseconds: Int64 = 1_000_000, prometheusFile: String? = nil, reloads: Int = 0,
-        backlightRoot: String = "/sys/class/backlight"
+        backlightRoot: String = "/sys/class/backlight", observeOnly: Bool = false
     ) {
+        self.observeOnly = observeOnly
         self.backlightRoot = backlightRoot
         self.realtime = realtime
         self.statusFile = statusFile

@@ -1,0 +1,81 @@
+import BoardConfig
+import Gestures
+import Logging
+import TouchLinux
+import TouchOutputs
+import TouchService
+
+/// Builds the output stage's `CommandActuator` from a board's key and exec bindings.
+enum CommandSetup {
+    /// The actuator of `board`'s key/exec bindings (nil when it has none): checks every program
+    /// and opens the keyboard through `devices`, so a missing /dev/uinput or a missing program is
+    /// one error and nothing starts.
+    static func make(
+        _ board: BoardDescription, names: EventNames, devices: any OutputDevices, logger: Logger
+    ) throws(PipelineSetupError) -> CommandActuator? {
+        guard !board.commandBindings.isEmpty else { return nil }
+        if let problem = ExecCheck.problems(board).first { throw .exec(problem: problem) }
+        var bindings: [CommandActuator.Binding] = []
+        var commands: [ExecCommand] = []
+        var commandNames: [String] = []
+        for b in board.commandBindings {
+            let isControl = names.recognizers.firstIndex(of: b.recognizer) == nil
+            let table = isControl ? names.regions : names.recognizers
+            let index = table.firstIndex(of: b.recognizer) ?? -1
+            let action: CommandActuator.Binding.Action
+            switch b.action {
+            case .key(_, let codes):
+                action = .keys(codes)
+            case .exec(let command):
+                action = .exec(commands.count)
+                commands.append(command)
+                commandNames.append(b.recognizer)
+            }
+            bindings.append(
+                CommandActuator.Binding(
+                    recognizer: index, isControl: isControl, state: b.state.gestureState, action: action))
+        }
+        let codes = CommandActuator.keyCodes(of: bindings)
+        var keyboard: VirtualKeyboard? = nil
+        if !codes.isEmpty {
+            do throws(UInputError) {
+                keyboard = VirtualKeyboard(device: try devices.keyboard(keys: codes))
+            } catch {
+                throw .keyboard(board: board.location, reason: "\(error)")
+            }
+        }
+        var runner: (any CommandRunner)? = nil
+        if !commands.isEmpty {
+            runner = devices.commands(
+                commands, names: commandNames, environment: board.exec.environment, user: board.exec.user,
+                log: { [logger] line in logger.notice("\(line)") })
+        }
+        return CommandActuator(bindings: bindings, keyboard: keyboard, spawner: runner)
+    }
+}
+
+/// The checks `validate` reports as warnings and `run` refuses to start on: exec programs that
+/// are missing or not executable, an `[exec] user` that does not exist.
+package enum ExecCheck {
+    package static func problems(_ board: BoardDescription) -> [String] {
+        var out: [String] = []
+        for (i, b) in board.commandBindings.enumerated() {
+            guard case .exec(let c) = b.action, let program = c.argv.first else { continue }
+            if !ChildProcess.isExecutable(program) {
+                out.append(
+                    "\(board.location): binding[\(i)] \"\(b.recognizer)\".command: "
+                        + "\(program) is missing or not executable"
+                )
+            }
+        }
+        if case .commands(let on, let off)? = board.display?.switching {
+            for (key, c) in [("off_command", off), ("on_command", on)] where !ChildProcess.isExecutable(c.argv[0]) {
+                out.append("\(board.location): display.\(key): \(c.argv[0]) is missing or not executable")
+            }
+        }
+        if let user = board.exec.user, !ChildProcess.userExists(user) {
+            out.append("\(board.location): exec.user: no user named \"\(user)\"")
+        }
+        return out
+    }
+}
