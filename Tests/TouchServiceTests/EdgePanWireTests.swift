@@ -68,13 +68,30 @@ final class EdgePanWireTests: XCTestCase {
     /// The events of the two edge pans, as they were before edge_pan was a registered kind:
     /// `"kind":"pan"` with translation and velocity, told apart by the recognizer's name.
     static let expected = [
-        #"{"t_us":110000,"recognizer":"from-right","kind":"pan","state":"began","region":"drawer","x":685.0,"y":251.0,"touches":1,"translation_x":-10.0,"translation_y":1.0,"velocity_x":-1000.0,"velocity_y":100.0}"#,
-        #"{"t_us":120000,"recognizer":"from-right","kind":"pan","state":"changed","region":"drawer","x":670.0,"y":252.0,"touches":1,"translation_x":-25.0,"translation_y":2.0,"velocity_x":-1250.0000000000002,"velocity_y":100.00000000000003}"#,
-        #"{"t_us":130000,"recognizer":"from-right","kind":"pan","state":"changed","region":"drawer","x":650.0,"y":253.0,"touches":1,"translation_x":-45.0,"translation_y":3.0,"velocity_x":-1500.0,"velocity_y":100.00000000000003}"#,
-        #"{"t_us":140000,"recognizer":"from-right","kind":"pan","state":"ended","region":"drawer","x":650.0,"y":253.0,"touches":1,"translation_x":-45.0,"translation_y":3.0,"velocity_x":-1500.0,"velocity_y":100.00000000000003}"#,
-        #"{"t_us":510000,"recognizer":"from-bottom","kind":"pan","state":"began","region":"drawer","x":601.0,"y":380.0,"touches":1,"translation_x":1.0,"translation_y":-15.0,"velocity_x":100.0,"velocity_y":-1499.9999999999998}"#,
-        #"{"t_us":520000,"recognizer":"from-bottom","kind":"pan","state":"changed","region":"drawer","x":602.0,"y":360.0,"touches":1,"translation_x":2.0,"translation_y":-35.0,"velocity_x":100.00000000000003,"velocity_y":-1750.0000000000002}"#,
-        #"{"t_us":530000,"recognizer":"from-bottom","kind":"pan","state":"ended","region":"drawer","x":602.0,"y":360.0,"touches":1,"translation_x":2.0,"translation_y":-35.0,"velocity_x":100.00000000000003,"velocity_y":-1750.0000000000002}"#,
+        #"{"t_us":110000,"recognizer":"from-right","kind":"pan","state":"began","#
+            + #""region":"drawer","x":685.0,"y":251.0,"touches":1,"#
+            + #""translation_x":-10.0,"translation_y":1.0,"velocity_x":-1000.0,"velocity_y":100.0}"#,
+        #"{"t_us":120000,"recognizer":"from-right","kind":"pan","state":"changed","#
+            + #""region":"drawer","x":670.0,"y":252.0,"touches":1,"#
+            + #""translation_x":-25.0,"translation_y":2.0,"#
+            + #""velocity_x":-1250.0000000000002,"velocity_y":100.00000000000003}"#,
+        #"{"t_us":130000,"recognizer":"from-right","kind":"pan","state":"changed","#
+            + #""region":"drawer","x":650.0,"y":253.0,"touches":1,"#
+            + #""translation_x":-45.0,"translation_y":3.0,"velocity_x":-1500.0,"velocity_y":100.00000000000003}"#,
+        #"{"t_us":140000,"recognizer":"from-right","kind":"pan","state":"ended","#
+            + #""region":"drawer","x":650.0,"y":253.0,"touches":1,"#
+            + #""translation_x":-45.0,"translation_y":3.0,"velocity_x":-1500.0,"velocity_y":100.00000000000003}"#,
+        #"{"t_us":510000,"recognizer":"from-bottom","kind":"pan","state":"began","#
+            + #""region":"drawer","x":601.0,"y":380.0,"touches":1,"#
+            + #""translation_x":1.0,"translation_y":-15.0,"velocity_x":100.0,"velocity_y":-1499.9999999999998}"#,
+        #"{"t_us":520000,"recognizer":"from-bottom","kind":"pan","state":"changed","#
+            + #""region":"drawer","x":602.0,"y":360.0,"touches":1,"#
+            + #""translation_x":2.0,"translation_y":-35.0,"#
+            + #""velocity_x":100.00000000000003,"velocity_y":-1750.0000000000002}"#,
+        #"{"t_us":530000,"recognizer":"from-bottom","kind":"pan","state":"ended","#
+            + #""region":"drawer","x":602.0,"y":360.0,"touches":1,"#
+            + #""translation_x":2.0,"translation_y":-35.0,"#
+            + #""velocity_x":100.00000000000003,"velocity_y":-1750.0000000000002}"#,
     ]
 
     func testEdgePanEventsAreThePanEventsTheyWere() throws {
