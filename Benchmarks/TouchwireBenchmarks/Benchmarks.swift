@@ -135,23 +135,23 @@ enum KioskEngine {
         for r in [header, content, start, slider] { screen.addChild(r) }
         let ppp = 800 / 154.2 * 25.4 / 160
         let engine = GestureEngine(root: screen, pixelsPerPoint: ppp)
-        let tap = TapGestureRecognizer(
+        let tap = TapGestureRecognizer.builtIn(
             name: "tap", maximumMovement: 10 * ppp, maximumTapDistance: 45 * ppp)
-        let double = TapGestureRecognizer(
+        let double = TapGestureRecognizer.builtIn(
             name: "double-tap", taps: 2, maximumMovement: 10 * ppp, maximumTapDistance: 45 * ppp)
         tap.require(toFail: double)
-        let two = TapGestureRecognizer(name: "two-finger-tap", touches: 2, maximumMovement: 10 * ppp)
-        let press = LongPressGestureRecognizer(name: "long-press", allowableMovement: 10 * ppp)
-        let swipe = SwipeGestureRecognizer(
+        let two = TapGestureRecognizer.builtIn(name: "two-finger-tap", touches: 2, maximumMovement: 10 * ppp)
+        let press = LongPressGestureRecognizer.builtIn(name: "long-press", allowableMovement: 10 * ppp)
+        let swipe = SwipeGestureRecognizer.builtIn(
             name: "swipe", direction: [.left, .right], minimumDistance: 50 * ppp, minimumVelocity: 300 * ppp)
-        let pan = PanGestureRecognizer(name: "pan", minimumDistance: 10 * ppp)
+        let pan = PanGestureRecognizer.builtIn(name: "pan", minimumDistance: 10 * ppp)
         pan.require(toFail: swipe)
-        let pinch = PinchGestureRecognizer(name: "pinch", thresholdPixels: 8 * ppp)
+        let pinch = PinchGestureRecognizer.builtIn(name: "pinch", thresholdPixels: 8 * ppp)
         pinch.simultaneousNames = ["rotation"]
-        let rotation = RotationGestureRecognizer(name: "rotation")
+        let rotation = RotationGestureRecognizer.builtIn(name: "rotation")
         let check = CheckmarkGestureRecognizer(name: "check", minimumLeg: 12 * ppp)
         check.simultaneousNames = ["pan"]
-        let slide = PanGestureRecognizer(name: "slide", minimumDistance: 2 * ppp)
+        let slide = PanGestureRecognizer.builtIn(name: "slide", minimumDistance: 2 * ppp)
         engine.add(tap, to: screen)
         engine.add(double, to: screen)
         engine.add(two, to: content)

@@ -29,7 +29,9 @@ public enum GestureState: UInt8, Sendable, BitwiseCopyable, CustomStringConverti
     }
 }
 
-/// The kinds of recognizer a board file can name (`formats.md` §4), plus `control` (S28).
+/// The kinds of event (`"kind"` of `formats.md` §2; the wire names): the built-in recognizers'
+/// kinds, plus `control` (S28) and `custom`. The kinds a board file can name are another list,
+/// `BoardConfig.RecognizerKind`, each mapped to the event kind it reports (`edge_pan` → `pan`).
 public enum GestureKind: UInt8, Sendable, BitwiseCopyable, CaseIterable, CustomStringConvertible {
     case tap, longPress, pan, swipe, pinch, rotation, checkmark, control, custom, stroke
 
@@ -48,7 +50,8 @@ public enum GestureKind: UInt8, Sendable, BitwiseCopyable, CaseIterable, CustomS
         }
     }
 
-    /// The kind named `name` in a board file, if any.
+    /// The event kind whose name is `name`, if a recognizer of the board can report it under that
+    /// name (not `control` or `custom`). Board files name kinds through `BoardConfig.RecognizerKind`.
     public init?(boardName name: String) {
         guard let k = GestureKind.allCases.first(where: { $0.description == name && $0 != .control && $0 != .custom })
         else { return nil }

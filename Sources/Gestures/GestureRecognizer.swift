@@ -112,19 +112,13 @@ open class GestureRecognizer {
     /// without two fingers): the engine then skips the call. Never set for a subclass that may
     /// override `touchesMoved`.
     @exclusivity(unchecked) final var ignoresMoves = false
-    /// Set by a built-in recognizer whose own class (not a subclass, which may override the
-    /// callbacks: the class is compared in `init`) reads only how many touches a phase has in
-    /// `touchesBegan`/`touchesEnded` and nothing of the set in `touchesMoved`. The engine then
-    /// calls `began(count:)`, `moved()` and `ended(count:)` instead, without building or copying
-    /// a `TouchSet` (888 bytes) per call.
+    /// Set only on the built-in recognizers' final classes (`builtIn(…)` of the tap, long press,
+    /// pan, swipe, pinch and rotation), which read only how many touches a phase has in
+    /// `touchesBegan`/`touchesEnded` and nothing of the set in `touchesMoved`: being final, no
+    /// subclass can override the callbacks the engine then skips. The engine calls `began(count:)`,
+    /// `moved()` and `ended(count:)` instead, without building or copying a `TouchSet` (888 bytes)
+    /// per call. An instance made with the public `init` (or of a subclass) gets every set.
     @exclusivity(unchecked) final var readsOnlyTouchCount = false
-    /// Whether this object is an instance of `cls` itself, not of a subclass (which may override
-    /// the touch handlers the built-ins' fast paths skip). Evaluated once, in the built-ins' `init`,
-    /// into `readsOnlyTouchCount`; an identity comparison Embedded Swift accepts, where `==` on
-    /// metatypes is refused.
-    final func isInstance(exactly cls: GestureRecognizer.Type) -> Bool {
-        ObjectIdentifier(type(of: self)) == ObjectIdentifier(cls)
-    }
     /// `touchesBegan` with `count` touches, for a recognizer with `readsOnlyTouchCount`.
     func began(count: Int) {}
     /// `touchesMoved`, for a recognizer with `readsOnlyTouchCount`.

@@ -25,7 +25,20 @@ open class LongPressGestureRecognizer: GestureRecognizer {
         numberOfTouchesRequired = touches
         numberOfTapsRequired = taps
         super.init(name: name, kind: .longPress)
-        readsOnlyTouchCount = isInstance(exactly: LongPressGestureRecognizer.self)
+    }
+
+    /// The long press a board's `kind = "long_press"` builds: the same recognizer, of a final
+    /// class, so that the engine may tell it only touch counts (`readsOnlyTouchCount`); no
+    /// subclass can override the callbacks it then skips.
+    public static func builtIn(
+        name: String, minimumPressDurationMilliseconds: Double = 500, allowableMovement: Double = 10,
+        touches: Int = 1, taps: Int = 0
+    ) -> LongPressGestureRecognizer {
+        let r = BuiltInLongPressGestureRecognizer(
+            name: name, minimumPressDurationMilliseconds: minimumPressDurationMilliseconds,
+            allowableMovement: allowableMovement, touches: touches, taps: taps)
+        r.readsOnlyTouchCount = true
+        return r
     }
 
     open override var isContinuous: Bool { true }
@@ -92,3 +105,6 @@ open class LongPressGestureRecognizer: GestureRecognizer {
         anchor = nil
     }
 }
+
+/// `LongPressGestureRecognizer.builtIn(…)`'s class: final, so its touch callbacks are the long press's own.
+final class BuiltInLongPressGestureRecognizer: LongPressGestureRecognizer {}

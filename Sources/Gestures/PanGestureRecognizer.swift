@@ -19,7 +19,19 @@ open class PanGestureRecognizer: GestureRecognizer {
         maximumNumberOfTouches = maximumTouches
         self.minimumDistance = minimumDistance
         super.init(name: name, kind: .pan)
-        readsOnlyTouchCount = isInstance(exactly: PanGestureRecognizer.self)
+    }
+
+    /// The pan a board's `kind = "pan"` builds: the same recognizer, of a final class, so that
+    /// the engine may tell it only touch counts (`readsOnlyTouchCount`); no subclass (such as
+    /// `EdgePanGestureRecognizer`) can override the callbacks it then skips.
+    public static func builtIn(
+        name: String, minimumTouches: Int = 1, maximumTouches: Int = .max, minimumDistance: Double = 10
+    ) -> PanGestureRecognizer {
+        let r = BuiltInPanGestureRecognizer(
+            name: name, minimumTouches: minimumTouches, maximumTouches: maximumTouches,
+            minimumDistance: minimumDistance)
+        r.readsOnlyTouchCount = true
+        return r
     }
 
     open override var isContinuous: Bool { true }
@@ -109,3 +121,6 @@ open class PanGestureRecognizer: GestureRecognizer {
         tracker.reset()
     }
 }
+
+/// `PanGestureRecognizer.builtIn(…)`'s class: final, so its touch callbacks are the pan's own.
+final class BuiltInPanGestureRecognizer: PanGestureRecognizer {}

@@ -35,7 +35,20 @@ open class SwipeGestureRecognizer: GestureRecognizer {
         self.minimumVelocity = minimumVelocity
         maximumDurationMicroseconds = Int64(maximumDurationMilliseconds * 1000)
         super.init(name: name, kind: .swipe)
-        readsOnlyTouchCount = isInstance(exactly: SwipeGestureRecognizer.self)
+    }
+
+    /// The swipe a board's `kind = "swipe"` builds: the same recognizer, of a final class, so that
+    /// the engine may tell it only touch counts (`readsOnlyTouchCount`); no subclass can override
+    /// the callbacks it then skips.
+    public static func builtIn(
+        name: String, direction: SwipeDirection = .right, touches: Int = 1, minimumDistance: Double = 50,
+        minimumVelocity: Double = 300, maximumDurationMilliseconds: Double = 500
+    ) -> SwipeGestureRecognizer {
+        let r = BuiltInSwipeGestureRecognizer(
+            name: name, direction: direction, touches: touches, minimumDistance: minimumDistance,
+            minimumVelocity: minimumVelocity, maximumDurationMilliseconds: maximumDurationMilliseconds)
+        r.readsOnlyTouchCount = true
+        return r
     }
 
     open override func touchesBegan(_ touches: TouchSet) { began(count: touches.count) }
@@ -100,3 +113,6 @@ open class SwipeGestureRecognizer: GestureRecognizer {
         recognizedDirection = []
     }
 }
+
+/// `SwipeGestureRecognizer.builtIn(…)`'s class: final, so its touch callbacks are the swipe's own.
+final class BuiltInSwipeGestureRecognizer: SwipeGestureRecognizer {}

@@ -36,7 +36,20 @@ open class TapGestureRecognizer: GestureRecognizer {
         maximumIntervalMicroseconds = Int64(maximumIntervalMilliseconds * 1000)
         self.maximumTapDistance = maximumTapDistance
         super.init(name: name, kind: .tap)
-        readsOnlyTouchCount = isInstance(exactly: TapGestureRecognizer.self)
+    }
+
+    /// The tap a board's `kind = "tap"` builds: the same recognizer, of a final class, so that
+    /// the engine may tell it only touch counts (`readsOnlyTouchCount`); no subclass can override
+    /// the callbacks it then skips.
+    public static func builtIn(
+        name: String, taps: Int = 1, touches: Int = 1, maximumMovement: Double = 10,
+        maximumIntervalMilliseconds: Double = 300, maximumTapDistance: Double = 45
+    ) -> TapGestureRecognizer {
+        let r = BuiltInTapGestureRecognizer(
+            name: name, taps: taps, touches: touches, maximumMovement: maximumMovement,
+            maximumIntervalMilliseconds: maximumIntervalMilliseconds, maximumTapDistance: maximumTapDistance)
+        r.readsOnlyTouchCount = true
+        return r
     }
 
     open override func touchesBegan(_ touches: TouchSet) { began(count: touches.count) }
@@ -150,3 +163,6 @@ open class TapGestureRecognizer: GestureRecognizer {
         withEngine(true) { !$0.touchesAreOnControl(below: self) }
     }
 }
+
+/// `TapGestureRecognizer.builtIn(…)`'s class: final, so its touch callbacks are the tap's own.
+final class BuiltInTapGestureRecognizer: TapGestureRecognizer {}

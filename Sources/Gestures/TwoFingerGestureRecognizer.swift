@@ -11,19 +11,23 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var fingers = 0 {
         didSet { ignoresMoves = movesNeedTwoFingers && fingers != 2 }
     }
-    /// True for `PinchGestureRecognizer` and `RotationGestureRecognizer` themselves (not for a
-    /// subclass, which may override `touchesMoved`): their moves do nothing without two fingers.
-    @exclusivity(unchecked) private var movesNeedTwoFingers = false
+    /// True for the final built-in pinch and rotation (`builtIn(…)`; never for a subclass, which
+    /// may override `touchesMoved`): their moves do nothing without two fingers.
+    @exclusivity(unchecked) fileprivate var movesNeedTwoFingers = false
     @exclusivity(unchecked) private var tracker = VelocityTracker()
     @exclusivity(unchecked) private var lastValue = 0.0
 
     init(name: String, kind: GestureKind, threshold: Double) {
         self.threshold = threshold
         super.init(name: name, kind: kind)
-        movesNeedTwoFingers =
-            isInstance(exactly: PinchGestureRecognizer.self) || isInstance(exactly: RotationGestureRecognizer.self)
-        ignoresMoves = movesNeedTwoFingers
-        readsOnlyTouchCount = movesNeedTwoFingers
+    }
+
+    /// Marks a built-in final instance: its one-finger moves are skipped and it is told only touch
+    /// counts (`ignoresMoves`, `readsOnlyTouchCount`). Called before it receives any touch.
+    fileprivate func markBuiltIn() {
+        movesNeedTwoFingers = true
+        ignoresMoves = fingers != 2
+        readsOnlyTouchCount = true
     }
 
     open override var isContinuous: Bool { true }
@@ -117,6 +121,14 @@ open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
         super.init(name: name, kind: .pinch, threshold: thresholdPixels)
         lastScale = 1
     }
+
+    /// The pinch a board's `kind = "pinch"` builds: the same recognizer, of a final class, so that
+    /// the engine may skip its one-finger moves; no subclass can override the callbacks it skips.
+    public static func builtIn(name: String, thresholdPixels: Double = 8) -> PinchGestureRecognizer {
+        let r = BuiltInPinchGestureRecognizer(name: name, thresholdPixels: thresholdPixels)
+        r.markBuiltIn()
+        return r
+    }
     @exclusivity(unchecked) private var lastScale = 1.0
     override func measure(_ a: Point, _ b: Point) -> Double { a.distance(to: b) }
     override func value(current: Double, initial: Double) -> Double { initial > 0 ? current / initial : 1 }
@@ -131,6 +143,14 @@ open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
 open class RotationGestureRecognizer: TwoFingerGestureRecognizer {
     public init(name: String, thresholdRadians: Double = 0.1) {
         super.init(name: name, kind: .rotation, threshold: thresholdRadians)
+    }
+
+    /// The rotation a board's `kind = "rotation"` builds: the same recognizer, of a final class, so
+    /// that the engine may skip its one-finger moves; no subclass can override the callbacks it skips.
+    public static func builtIn(name: String, thresholdRadians: Double = 0.1) -> RotationGestureRecognizer {
+        let r = BuiltInRotationGestureRecognizer(name: name, thresholdRadians: thresholdRadians)
+        r.markBuiltIn()
+        return r
     }
     override func measure(_ a: Point, _ b: Point) -> Double { atan2Approx(b.y - a.y, b.x - a.x) }
     override func value(current: Double, initial: Double) -> Double { wrapAngle(current - initial) }
@@ -150,3 +170,9 @@ open class RotationGestureRecognizer: TwoFingerGestureRecognizer {
     while v <= -Double.pi { v += 2 * Double.pi }
     return v
 }
+
+/// `PinchGestureRecognizer.builtIn(…)`'s class: final, so its touch callbacks are the pinch's own.
+final class BuiltInPinchGestureRecognizer: PinchGestureRecognizer {}
+
+/// `RotationGestureRecognizer.builtIn(…)`'s class: final, so its touch callbacks are the rotation's own.
+final class BuiltInRotationGestureRecognizer: RotationGestureRecognizer {}

@@ -52,32 +52,34 @@ package enum EngineBuilder {
         return engine
     }
 
+    /// One case per `RecognizerParameters` (so per `RecognizerKind`): the built-in recognizers'
+    /// `builtIn(…)` instances, which the engine may tell only touch counts.
     static func makeRecognizer(_ d: RecognizerDescription, pixelsPerPoint ppp: Double, board: String)
         throws(ServiceError)
         -> GestureRecognizer
     {
         switch d.parameters {
         case .tap(let p):
-            return TapGestureRecognizer(
+            return TapGestureRecognizer.builtIn(
                 name: d.name, taps: p.taps, touches: p.touches, maximumMovement: p.maxMovement * ppp,
                 maximumIntervalMilliseconds: Double(p.maxIntervalMilliseconds),
                 maximumTapDistance: p.maxTapDistance * ppp)
         case .longPress(let p):
-            return LongPressGestureRecognizer(
+            return LongPressGestureRecognizer.builtIn(
                 name: d.name, minimumPressDurationMilliseconds: Double(p.minDurationMilliseconds),
                 allowableMovement: p.allowableMovement * ppp, touches: p.touches, taps: p.taps)
         case .pan(let p):
-            return PanGestureRecognizer(
+            return PanGestureRecognizer.builtIn(
                 name: d.name, minimumTouches: p.minTouches, maximumTouches: p.maxTouches,
                 minimumDistance: p.minDistance * ppp)
         case .swipe(let p):
-            return SwipeGestureRecognizer(
+            return SwipeGestureRecognizer.builtIn(
                 name: d.name, direction: p.direction, touches: p.touches, minimumDistance: p.minDistance * ppp,
                 minimumVelocity: p.minVelocity * ppp, maximumDurationMilliseconds: Double(p.maxDurationMilliseconds))
         case .pinch:
-            return PinchGestureRecognizer(name: d.name, thresholdPixels: 8 * ppp)
+            return PinchGestureRecognizer.builtIn(name: d.name, thresholdPixels: 8 * ppp)
         case .rotation:
-            return RotationGestureRecognizer(name: d.name)
+            return RotationGestureRecognizer.builtIn(name: d.name)
         case .checkmark:
             return CheckmarkGestureRecognizer(name: d.name, minimumLeg: 12 * ppp)
         case .edgePan(let p):

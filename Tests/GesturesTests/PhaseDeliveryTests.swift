@@ -100,7 +100,7 @@ final class PhaseDeliveryTests: XCTestCase {
     // S3: a pinch still begins and reports its scale after one-finger moves were skipped.
     func testPinchBeginsAfterOneFingerMovesWereSkipped() throws {
         let (h, region) = multiTouchHarness()
-        let pinch = PinchGestureRecognizer(name: "pinch")
+        let pinch = PinchGestureRecognizer.builtIn(name: "pinch")
         h.add(pinch, to: region)
         h.frame(0, (0, 100, 100))
         h.frame(10, (0, 110, 100))  // one finger: nothing to measure

@@ -82,19 +82,26 @@ enum BindingReader {
 
         var action: BindingAction? = nil
         let actionName = r.string("action", required: true, &log)
-        switch actionName {
-        case "pulse"?:
+        switch actionName.flatMap(BindingActionKind.init(boardName:)) {
+        case .pulse?:
             var ms = 100
             if r.has("pulse_ms") {
                 if let v = r.integer("pulse_ms", in: 1...60_000, &log) { ms = v } else { ok = false }
             }
             action = .pulse(milliseconds: ms)
-        case "hold"?: action = .hold
-        case "toggle"?: action = .toggle
-        case let other?:
-            log.add(r.keyPath("action"), "unknown action \"\(other)\"; supported: pulse, hold, toggle, key, exec")
+        case .hold?: action = .hold
+        case .toggle?: action = .toggle
+        case .key?, .exec?:
+            // `CommandBindingReader.split` sends these to their own reader; never here.
             ok = false
-        case nil: ok = false
+        case nil:
+            if let other = actionName {
+                let names = BindingActionKind.boardNames
+                var message = "unknown action \"\(other)\"; supported: " + names.joined(separator: ", ")
+                if let s = closestMatch(to: other, in: names) { message += " (did you mean \"\(s)\"?)" }
+                log.add(r.keyPath("action"), message)
+            }
+            ok = false
         }
         if actionName != "pulse", r.has("pulse_ms") {
             r.allow("pulse_ms")
@@ -103,7 +110,9 @@ enum BindingReader {
         if action == .hold, continuous == false, let recognizer {
             log.add(
                 r.keyPath("action"),
-                "hold needs a continuous recognizer (long_press, pan, pinch, rotation); \"\(recognizer)\" only "
+                "hold needs a continuous recognizer ("
+                    + RecognizerKind.allCases.filter(\.isContinuous).map(\.boardName).joined(separator: ", ")
+                    + "); \"\(recognizer)\" only "
                     + "reports recognized: use pulse or toggle")
             ok = false
         }

@@ -215,7 +215,8 @@ package enum BoardLoader {
     ) -> BindingReader.Targets {
         var byName: [String: BindingReader.GestureKindName] = [:]
         for r in recognizers {
-            byName[r.value.name] = .init(name: r.value.kind.description, continuous: kindIsContinuous(r.value.kind))
+            byName[r.value.name] = .init(
+                name: r.value.kind.description, continuous: r.value.recognizerKind.isContinuous)
         }
         var reserved: [(name: String, line: GPIOLineDescription)] = []
         if let i = controller?.interrupt { reserved.append(("interrupt", i)) }

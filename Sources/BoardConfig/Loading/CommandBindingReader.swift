@@ -1,8 +1,10 @@
 /// Reads the `[[binding]]`s whose action is `key` or `exec`, and `[exec]`.
 enum CommandBindingReader {
-    static let actions: Set<String> = ["key", "exec"]
+    /// The actions of the `.command` family (`BindingActionKind`).
+    static let actions = Set(BindingActionKind.boardNames(of: .command))
 
-    /// Splits `[[binding]]` items into GPIO bindings and key/exec bindings (by `action`).
+    /// Splits `[[binding]]` items into GPIO bindings and key/exec bindings (by `action`'s family;
+    /// an unknown action goes to `BindingReader`, which reports it).
     static func split(_ items: [(index: Int, table: [String: TOMLNode])])
         -> (gpio: [(index: Int, table: [String: TOMLNode])], commands: [(index: Int, table: [String: TOMLNode])])
     {
@@ -60,10 +62,10 @@ enum CommandBindingReader {
             }
         }
         var action: CommandAction? = nil
-        switch r.string("action", required: true, &log) {
-        case "key"?: action = readKeys(&r, &log)
-        case "exec"?: action = readExec(&r, &log)
-        default: break
+        switch r.string("action", required: true, &log).flatMap(BindingActionKind.init(boardName:)) {
+        case .key?: action = readKeys(&r, &log)
+        case .exec?: action = readExec(&r, &log)
+        case .pulse?, .hold?, .toggle?, nil: break  // `split` sends only the `.command` family here
         }
         r.finish(&log, owner: "a key or exec binding")
         guard ok, let recognizer, let state, let action else { return nil }

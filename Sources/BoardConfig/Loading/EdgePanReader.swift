@@ -2,8 +2,6 @@ import Gestures
 
 /// The keys of `kind = "edge_pan"`: `edges`, `edge_band`, `min_distance`.
 enum EdgePanReader {
-    static let kindName = "edge_pan"
-
     static func read(_ r: inout TableReader, _ log: inout IssueLog) -> RecognizerParameters? {
         var p = EdgePanParameters()
         if let node = r.value("edges") {

@@ -1,8 +1,5 @@
-/// Reads `[[output]]` tables: stdout, uart, socket or websocket, and reports duplicates.
+/// Reads `[[output]]` tables, one case per `OutputType`, and reports duplicates.
 enum OutputReader {
-    /// Every key of a uart output.
-    static let uartKeys = ["device", "baud", "format", "template", "data_bits", "parity", "stop_bits", "rts_cts"]
-
     static func read(_ items: [(index: Int, table: [String: TOMLNode])], _ log: inout IssueLog) -> [OutputDescription] {
         var webSocket: WebSocketOutputDescription? = nil
         return read(items, &log, webSocket: &webSocket)
@@ -20,21 +17,30 @@ enum OutputReader {
         var devices: [String: Int] = [:]
         for (index, table) in items {
             var r = TableReader(table, path: "output[\(index)]")
-            guard let type = r.string("type", required: true, &log) else {
-                for key in uartKeys { r.allow(key) }
+            guard let name = r.string("type", required: true, &log) else {
+                for key in OutputType.allKeys { r.allow(key) }
+                r.finish(&log)
+                continue
+            }
+            guard let type = OutputType(boardName: name) else {
+                var message =
+                    "unknown output type \"\(name)\"; supported: " + OutputType.boardNames.joined(separator: ", ")
+                if let s = closestMatch(to: name, in: OutputType.boardNames) { message += " (did you mean \"\(s)\"?)" }
+                log.add(r.keyPath("type"), message)
+                for key in OutputType.allKeys { r.allow(key) }
                 r.finish(&log)
                 continue
             }
             switch type {
-            case "stdout":
-                r.finish(&log, owner: "a stdout output")
+            case .stdout:
+                r.finish(&log, owner: type.outputPhrase)
                 if let first = stdoutAt {
                     log.add(r.path, "duplicate stdout output (output[\(first)] is already stdout)")
                 } else {
                     stdoutAt = index
                     outputs.append(.stdout)
                 }
-            case "uart":
+            case .uart:
                 guard let uart = readUART(&r, &log) else { continue }
                 if let first = devices[uart.device] {
                     log.add(r.keyPath("device"), "duplicate output: output[\(first)] already writes to \(uart.device)")
@@ -42,7 +48,7 @@ enum OutputReader {
                     devices[uart.device] = index
                     outputs.append(.uart(uart))
                 }
-            case "socket":
+            case .socket:
                 guard let socket = SocketOutputReader.read(&r, &log) else { continue }
                 if let first = devices[socket.path] {
                     log.add(r.keyPath("path"), "duplicate output: output[\(first)] already writes to \(socket.path)")
@@ -50,7 +56,7 @@ enum OutputReader {
                     devices[socket.path] = index
                     outputs.append(.socket(socket))
                 }
-            case "websocket":
+            case .websocket:
                 guard let ws = WebSocketOutputReader.read(&r, &log) else { continue }
                 if let first = webSocketAt {
                     log.add(
@@ -60,11 +66,6 @@ enum OutputReader {
                     webSocketAt = index
                     webSocket = ws
                 }
-            default:
-                log.add(
-                    r.keyPath("type"), "unknown output type \"\(type)\"; supported: stdout, uart, socket, websocket")
-                for key in uartKeys { r.allow(key) }
-                r.finish(&log)
             }
         }
         if let at = webSocketAt, !outputs.contains(where: { if case .socket = $0 { true } else { false } }) {
@@ -147,7 +148,7 @@ enum OutputReader {
         if r.has("rts_cts") && r.value("rts_cts").map({ if case .bool = $0 { false } else { true } }) == true {
             framingOK = false
         }
-        r.finish(&log, owner: "a uart output")
+        r.finish(&log, owner: OutputType.uart.outputPhrase)
         guard let device, let baud, let format, templateOK, framingOK else { return nil }
         return UARTDescription(
             device: device, baud: baud, format: format, template: template, dataBits: dataBits, parity: parity,

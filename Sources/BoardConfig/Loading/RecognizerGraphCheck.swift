@@ -26,8 +26,8 @@ enum RecognizerGraphCheck {
             if let chip, r.value.parameters.minimumTouches > chip.maxContacts {
                 log.add(
                     r.path,
-                    "a \(r.value.kind) recognizer needing \(r.value.parameters.minimumTouches) touches can never"
-                        + " fire: the \(chip) reports at most \(chip.maxContacts) contact"
+                    "\(r.value.recognizerKind.recognizerPhrase) needing \(r.value.parameters.minimumTouches) touches"
+                        + " can never fire: the \(chip) reports at most \(chip.maxContacts) contact"
                         + (chip.maxContacts == 1 ? "" : "s"))
             }
         }

@@ -17,16 +17,11 @@ enum RecognizerReader {
         var r = TableReader(table, path: itemPath("recognizer", index, name: nil))
         let name = r.string("name", required: true, &log)
         r.path = itemPath("recognizer", index, name: name)
-        var kind: GestureKind? = nil
-        var isEdgePan = false
+        var kind: RecognizerKind? = nil
         if let k = r.string("kind", required: true, &log) {
-            isEdgePan = k == EdgePanReader.kindName
-            kind = isEdgePan ? .pan : GestureKind(boardName: k)
+            kind = RecognizerKind(boardName: k)
             if kind == nil {
-                let names = [
-                    "tap", "long_press", "pan", "swipe", "pinch", "rotation", "checkmark", "stroke",
-                    EdgePanReader.kindName,
-                ]
+                let names = RecognizerKind.boardNames
                 var message = "unknown kind \"\(k)\"; supported: " + names.joined(separator: ", ")
                 if let s = closestMatch(to: k, in: names) { message += " (did you mean \"\(s)\"?)" }
                 log.add(r.keyPath("kind"), message)
@@ -41,15 +36,12 @@ enum RecognizerReader {
         let simultaneous = r.stringArray("simultaneous", &log) ?? []
         guard let kind else {
             // Without a kind its keys cannot be judged; report only keys that belong to no kind.
-            r.allow(
-                "taps", "touches", "max_movement", "max_interval_ms", "max_tap_distance", "min_duration_ms",
-                "allowable_movement", "min_touches", "max_touches", "min_distance", "direction", "min_velocity",
-                "max_duration_ms", "edges", "edge_band", "templates", "gestures", "min_score", "min_length")
+            for key in RecognizerKind.allKeys { r.allow(key) }
             r.finish(&log, owner: "a recognizer")
             return nil
         }
-        let parameters = isEdgePan ? EdgePanReader.read(&r, &log) : readParameters(kind, directory: directory, &r, &log)
-        r.finish(&log, owner: isEdgePan ? "an edge_pan recognizer" : "a \(kind) recognizer")
+        let parameters = readParameters(kind, directory: directory, &r, &log)
+        r.finish(&log, owner: kind.recognizerPhrase)
         guard let name, let region, let parameters else { return nil }
         let recognizer = RecognizerDescription(
             name: name, parameters: parameters, region: region, enabled: enabled, cancelsTouches: cancels,
@@ -57,10 +49,11 @@ enum RecognizerReader {
         return Located(value: recognizer, path: r.path)
     }
 
-    /// The kind's keys with their defaults. An invalid key is logged and its default kept, so that
-    /// cross-reference checks still see the recognizer; a logged issue always rejects the board.
+    /// The kind's keys with their defaults, one case per `RecognizerKind`. An invalid key is logged
+    /// and its default kept, so that cross-reference checks still see the recognizer; a logged
+    /// issue always rejects the board.
     private static func readParameters(
-        _ kind: GestureKind, directory: String, _ r: inout TableReader, _ log: inout IssueLog
+        _ kind: RecognizerKind, directory: String, _ r: inout TableReader, _ log: inout IssueLog
     )
         -> RecognizerParameters?
     {
@@ -108,7 +101,7 @@ enum RecognizerReader {
         case .rotation: result = .rotation
         case .checkmark: result = .checkmark
         case .stroke: result = .stroke(StrokeReader.read(directory: directory, &r, &log))
-        case .control, .custom: return nil  // not board kinds: GestureKind(boardName:) never yields them
+        case .edgePan: return EdgePanReader.read(&r, &log)
         }
         return result
     }

@@ -27,7 +27,7 @@ enum SocketOutputReader {
             }
         }
         let group = r.string("group", &log)
-        r.finish(&log, owner: "a socket output")
+        r.finish(&log, owner: OutputType.socket.outputPhrase)
         guard ok else { return nil }
         return SocketOutputDescription(path: path, mode: mode, group: group)
     }

@@ -42,7 +42,7 @@ enum WebSocketOutputReader {
         if r.has("client_buffer") {
             if let n = r.integer("client_buffer", in: 1...65536, &log) { ws.clientBuffer = n } else { ok = false }
         }
-        r.finish(&log, owner: "a websocket output")
+        r.finish(&log, owner: OutputType.websocket.outputPhrase)
         return ok ? ws : nil
     }
 

@@ -9,6 +9,15 @@ package enum BindingAction: Sendable, Equatable, Hashable {
     case hold
     /// Flip the line's level.
     case toggle
+
+    /// Its entry in the registry of binding actions.
+    package var kind: BindingActionKind {
+        switch self {
+        case .pulse: .pulse
+        case .hold: .hold
+        case .toggle: .toggle
+        }
+    }
 }
 
 /// The recognizer state that triggers a `pulse` or `toggle` (the event `state` names of `formats.md` §2).
@@ -67,13 +76,4 @@ package struct BindingDescription: Sendable, Equatable {
     package static let simulatedChip = "sim"
     /// How many lines the in-memory chip has (offsets 0…63); `validate` rejects others as `run` would.
     package static let simulatedChipLines = 64
-}
-
-/// True for kinds that go began → changed → ended/cancelled (long press, pan, pinch, rotation);
-/// false for discrete ones that only say `recognized` (tap, swipe, checkmark, control).
-func kindIsContinuous(_ kind: GestureKind) -> Bool {
-    switch kind {
-    case .longPress, .pan, .pinch, .rotation: true
-    case .tap, .swipe, .checkmark, .control, .custom, .stroke: false
-    }
 }

@@ -6,6 +6,14 @@ package enum CommandAction: Sendable, Equatable {
     /// `action = "exec"`, `command = ["/usr/local/bin/kiosk-admin", "--show"]`: an argv (absolute
     /// program path, no shell) run by the spawner.
     case exec(ExecCommand)
+
+    /// Its entry in the registry of binding actions.
+    package var kind: BindingActionKind {
+        switch self {
+        case .key: .key
+        case .exec: .exec
+        }
+    }
 }
 
 /// One program run by an exec binding.

@@ -6,6 +6,15 @@ package enum OutputDescription: Sendable, Equatable {
     case uart(UARTDescription)
     /// `type = "socket"`: a Unix stream socket; every client gets the stdout JSON lines.
     case socket(SocketOutputDescription)
+
+    /// Its entry in the registry of output types.
+    package var type: OutputType {
+        switch self {
+        case .stdout: .stdout
+        case .uart: .uart
+        case .socket: .socket
+        }
+    }
 }
 
 /// A Unix stream socket sink (`[[output]] type = "socket"`).

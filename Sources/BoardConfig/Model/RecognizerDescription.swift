@@ -36,5 +36,8 @@ package struct RecognizerDescription: Sendable, Equatable {
         self.simultaneous = simultaneous
     }
 
+    /// The kind its events carry (`formats.md` §2).
     package var kind: GestureKind { parameters.kind }
+    /// Its kind as the board names it (`RecognizerKind`).
+    package var recognizerKind: RecognizerKind { parameters.recognizerKind }
 }

@@ -90,12 +90,13 @@ package enum RecognizerParameters: Sendable, Equatable {
     case rotation
     /// One touch, down-stroke then up-stroke; no keys.
     case checkmark
-    /// `kind = "edge_pan"` (UIScreenEdgePanGestureRecognizer); its events are pan events.
+    /// `kind = "edge_pan"` (UIScreenEdgePanGestureRecognizer), a kind of its own whose events are pan events.
     case edgePan(EdgePanParameters)
     /// One touch, a drawn shape matched against templates.
     case stroke(StrokeParameters)
 
-    package var kind: GestureKind {
+    /// Its entry in the registry of gesture kinds.
+    package var recognizerKind: RecognizerKind {
         switch self {
         case .tap: .tap
         case .longPress: .longPress
@@ -104,10 +105,13 @@ package enum RecognizerParameters: Sendable, Equatable {
         case .pinch: .pinch
         case .rotation: .rotation
         case .checkmark: .checkmark
-        case .edgePan: .pan
+        case .edgePan: .edgePan
         case .stroke: .stroke
         }
     }
+
+    /// The kind its events carry (`RecognizerKind.eventKind`): an edge pan's are pan events.
+    package var kind: GestureKind { recognizerKind.eventKind }
 
     /// The fewest touches the recognizer needs.
     package var minimumTouches: Int {
