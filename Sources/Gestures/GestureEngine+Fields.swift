@@ -228,7 +228,8 @@ extension GestureEngine {
                 out.append("\(r.name): no region link")
             }
             if (r.timerDeadline != nil) != (timerMask & bit != 0) {
-                out.append("\(r.name): timer \(r.timerDeadline == nil ? "disarmed" : "armed"), but timerMask bit \(timerMask & bit != 0 ? "set" : "clear")")
+                let timer = r.timerDeadline == nil ? "disarmed" : "armed"
+                out.append("\(r.name): timer \(timer), but timerMask bit \(timerMask & bit != 0 ? "set" : "clear")")
             }
             if deadlines[i] != (r.timerDeadline?.microseconds ?? .max) {
                 out.append("\(r.name): deadline table \(deadlines[i]), timer \(r.timerDeadline?.microseconds ?? .max)")

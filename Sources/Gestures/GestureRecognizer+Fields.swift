@@ -80,7 +80,7 @@ extension GestureRecognizer {
     /// The questions the engine asks about this recognizer (S17–S21). Held strongly (UIKit's is
     /// weak): the recognizer owns its delegate, which is the usual shape here (a small policy
     /// object made for the recognizer, kept for its lifetime), and Embedded Swift has no weak
-    /// references. A delegate that refers back to its recognizer holds it `unowned` or sets
+    /// references. A delegate that refers back to its recognizer holds it `unowned(unsafe)` or sets
     /// `delegate = nil` when done, or the pair is never freed.
     public final var delegate: GestureRecognizerDelegate? {
         @inline(__always) get { fields.delegate }

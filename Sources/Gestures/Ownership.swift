@@ -8,9 +8,9 @@
 ///   every write before the hand-over before every read after it). Their mutable fields live in
 ///   one storage struct per class (`EngineFields`, `RecognizerFields`, `RegionLinks`), held in
 ///   the class's only `@exclusivity(unchecked)` stored property: the compiler's static checks
-///   stay, the runtime's dynamic ones (a third of the engine's instructions per frame,
-///   docs/PERFORMANCE.md) are left out because the confinement already excludes the overlapping
-///   accesses they would catch. ThreadSanitizer checks the confinement (`tools/sanitize thread`).
+///   stay, the runtime's dynamic ones (their cost: docs/PERFORMANCE.md, "Unchecked storage")
+///   are left out because the confinement already excludes the overlapping accesses they would
+///   catch. ThreadSanitizer checks the confinement (`tools/sanitize thread`).
 /// - **Ownership.** References that do not keep their object alive are `UnownedLink`s and the
 ///   engine's `RecognizerTable`; each names the owner that does, and that owner clears or frees
 ///   them before it lets the object go (OwnershipTests).

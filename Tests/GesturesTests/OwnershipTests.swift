@@ -1,6 +1,7 @@
-@testable import Gestures
 import TouchCore
 import XCTest
+
+@testable import Gestures
 
 /// The invariants of the engine's unchecked storage (`Ownership.swift`, docs/ARCHITECTURE.md
 /// "Unchecked storage"): the owner → observer links never keep their objects alive and are

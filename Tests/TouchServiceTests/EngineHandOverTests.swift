@@ -65,9 +65,19 @@ final class EngineHandOverTests: XCTestCase {
                 steps.append((ms, contacts))
             }
             switch round % 4 {
-            case 0: add([(0, x, 100)]); add([])  // a tap
-            case 1: add([(0, x, 100)]); add([]); add([(0, x, 100)]); add([])  // a double tap
-            case 2: add([(0, x, 300)]); ms += 600; add(nil); add([])  // a long press
+            case 0:
+                add([(0, x, 100)])
+                add([])  // a tap
+            case 1:
+                add([(0, x, 100)])
+                add([])
+                add([(0, x, 100)])
+                add([])  // a double tap
+            case 2:
+                add([(0, x, 300)])
+                ms += 600
+                add(nil)
+                add([])  // a long press
             default:
                 for d in stride(from: 40.0, through: 140, by: 20) { add([(0, 400 - d, 240), (1, 400 + d, 240)]) }
                 add([])  // a pinch
