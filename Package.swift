@@ -46,12 +46,12 @@ let package = Package(
             name: "TouchSimulation", dependencies: ["TouchCore", "TouchDrivers", "TouchTrace"]),
         /// The gesture engine: UIKit's UIGestureRecognizer semantics on an injected clock.
         ///
-        /// No unsafe flags (so the `Gestures` product can be a versioned dependency): the engine's
-        /// and the recognizers' stored properties are marked `@exclusivity(unchecked)` instead,
-        /// since the runtime's dynamic checks on them were over a third of the engine's
-        /// instructions per frame, while the engine and its recognizers are touched only by the
-        /// thread holding the recognizer stage (docs/ARCHITECTURE.md, "Threads": the driver
-        /// thread or the recognizer thread, handed over through one `StageHold`). The
+        /// No unsafe flags (so the `Gestures` product can be a versioned dependency). The runtime's
+        /// dynamic exclusivity checks and reference counting are left out of the per-frame path
+        /// only in a few named types (`EngineFields`, `RecognizerFields`, `RegionLinks`,
+        /// `UnownedLink`, `RecognizerTable`; the recognizer subclasses' own fields are still marked
+        /// one by one), whose contract is written once, in docs/ARCHITECTURE.md ("Threads",
+        /// "Unchecked storage"): one thread at a time, handed over through `StageHold`. The
         /// compile-time checks stay.
         .target(name: "Gestures", dependencies: ["TouchCore"]),
         /// Event encoders and sinks: JSON lines, text and binary frames, stdout, UART, GPIO actuation.

@@ -103,34 +103,33 @@ extension GestureEngine {
             while mask != 0 && chosen < 0 {
                 let i = mask.trailingZeroBitCount
                 mask &= mask - 1
-                unowned(unsafe) let r = recognizer(i)
                 var preventable = false
                 var others = deferredMask & ~(1 << UInt64(i))
-                while others != 0 {
-                    unowned(unsafe) let o = recognizer(others.trailingZeroBitCount)
+                while others != 0 && !preventable {
+                    let j = others.trailingZeroBitCount
                     others &= others - 1
-                    if !simultaneous(o, r) && o.canPrevent(r) && r.canBePrevented(by: o) {
-                        preventable = true
-                        break
+                    preventable = withRecognizer(i) { r in
+                        withRecognizer(j) { o in !simultaneous(o, r) && o.canPrevent(r) && r.canBePrevented(by: o) }
                     }
                 }
                 if !preventable { chosen = i }
             }
             if chosen < 0 { chosen = deferredMask.trailingZeroBitCount }
             deferredMask &= ~(1 << UInt64(chosen))
-            unowned(unsafe) let r = recognizer(chosen)
-            guard let target = r.deferredTransition else { continue }
-            r.deferredTransition = nil
-            guard r.committedState == .possible else { continue }
-            if target == .ended {
-                requestTransition(r, to: .began)
-                if r.heldTransition != nil {
-                    r.heldTransition = .ended
-                } else if r.committedState == .began {
-                    requestTransition(r, to: .ended)
+            withRecognizer(chosen) { r in
+                guard let target = r.deferredTransition else { return }
+                r.deferredTransition = nil
+                guard r.committedState == .possible else { return }
+                if target == .ended {
+                    requestTransition(r, to: .began)
+                    if r.heldTransition != nil {
+                        r.heldTransition = .ended
+                    } else if r.committedState == .began {
+                        requestTransition(r, to: .ended)
+                    }
+                } else {
+                    requestTransition(r, to: target)
                 }
-            } else {
-                requestTransition(r, to: target)
             }
         }
     }

@@ -39,9 +39,10 @@ extension GestureEngine {
         while mask != 0 {
             let i = mask.trailingZeroBitCount
             mask &= mask - 1
-            unowned(unsafe) let r = recognizer(i)
-            guard r.committedState == .possible, r.isEnabled else { continue }
-            if began ? r.delaysTouchesBegan : r.delaysTouchesEnded { return true }
+            let holds = withRecognizer(i) { r in
+                r.committedState == .possible && r.isEnabled && (began ? r.delaysTouchesBegan : r.delaysTouchesEnded)
+            }
+            if holds { return true }
         }
         return false
     }

@@ -66,13 +66,14 @@ extension GestureEngine {
             // Each event is read where it lies (actions only append after `count`).
             for i in 0..<pendingCount {
                 if pending[i].kind != .control {
-                    unowned(unsafe) let r = recognizer(pending[i].recognizer)
-                    if !r.actions.isEmpty {
+                    let ran = withRecognizer(pending[i].recognizer) { r -> Bool in
+                        guard !r.actions.isEmpty else { return false }
                         r.currentEvent = pending[i]
                         for a in r.actions { a.body(r) }
                         r.currentEvent = nil
-                        out = sink
+                        return true
                     }
+                    if ran { out = sink }
                 }
                 out?.emit(eventAt: pending + i)
             }

@@ -16,20 +16,13 @@ public final class GestureEngine {
     public let root: Region
     /// Every region, depth first from the root; `Region.index` is the position here.
     public let regions: [Region]
-    @exclusivity(unchecked) public internal(set) var recognizers: [GestureRecognizer] = []
-    /// Receives the actions' events and the region deliveries. Held strongly (until issue 16's
-    /// fourth pass it was weak: a weak load and a slow release on every step with events); set
-    /// it to nil to let go of the sink, and a sink must not hold its engine strongly.
-    @exclusivity(unchecked) public var sink: GestureEventSink? {
-        didSet { sinkTakesDeliveries = sink?.takesRegionDeliveries ?? false }
-    }
-    /// `sink?.takesRegionDeliveries`, read when the sink is set.
-    @exclusivity(unchecked) var sinkTakesDeliveries = false
+    /// The engine's mutable fields (`recognizers`, `sink`, `now`, the masks…; the properties
+    /// forwarding to them are in GestureEngine+Fields.swift): its only `@exclusivity(unchecked)`
+    /// stored property, touched only by the thread holding the recognizer stage
+    /// (docs/ARCHITECTURE.md, "Unchecked storage").
+    @exclusivity(unchecked) var fields: EngineFields
     /// Pixels per point, for thresholds given in points.
     public let pixelsPerPoint: Double
-
-    /// The instant of the frame or timer being handled.
-    @exclusivity(unchecked) public internal(set) var now: Instant = .zero
 
     /// One line of the diagnostic trace: why a recognizer failed, waited or was cancelled.
     public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
@@ -63,20 +56,9 @@ public final class GestureEngine {
         }
     }
 
-    /// When set, the engine reports every failure, hold and cancel with its reason — the answer
-    /// to "why didn't my gesture fire?". Off by default; costs nothing when off.
-    @exclusivity(unchecked) public var diagnostics: ((Diagnostic) -> Void)?
-
     func diagnose(_ r: GestureRecognizer, _ message: String, _ kind: Diagnostic.Kind = .failed) {
         diagnostics?(Diagnostic(time: now, recognizer: r.name, message: message, kind: kind))
     }
-
-    /// Touches that landed outside the root region (ignored).
-    @exclusivity(unchecked) public internal(set) var touchesOutsideRoot = 0
-    /// Actions dropped because more than `actionCapacity` happened in one step (never expected).
-    @exclusivity(unchecked) public internal(set) var droppedActions = 0
-    /// Touches refused because the touch table was full (never expected).
-    @exclusivity(unchecked) public internal(set) var droppedTouches = 0
 
     // MARK: storage allocated once
 
@@ -98,19 +80,19 @@ public final class GestureEngine {
         var references = 0
     }
 
-    /// The recognizer table without reference counting, allocated once (capacity
-    /// `maximumRecognizers`): `recognizers` keeps each one alive; reading one from here on the
-    /// per-frame path costs no retain/release (`recognizer(_:)`).
-    let table: UnsafeMutablePointer<Unmanaged<GestureRecognizer>>
+    /// The recognizers by index without reference counting (`RecognizerTable`'s contract):
+    /// `recognizers` keeps each one alive; reading one here on the per-frame path costs no
+    /// retain/release.
+    let table: RecognizerTable
     /// Each recognizer's armed timer deadline in microseconds, or `Int64.max` (by index; kept by
     /// `timerChanged`): the deadline loop reads this table instead of the recognizers.
     let deadlines: UnsafeMutablePointer<Int64>
 
     /// Recognizer `i`, unretained (the `recognizers` array owns it for the engine's lifetime).
-    @inline(__always) func recognizer(_ i: Int) -> GestureRecognizer { table[i].takeUnretainedValue() }
+    @inline(__always) func recognizer(_ i: Int) -> GestureRecognizer { table[i] }
     /// `body(recognizer i)` with a guaranteed reference: no retain/release around the call.
     @inline(__always) func withRecognizer<R>(_ i: Int, _ body: (GestureRecognizer) -> R) -> R {
-        table[i]._withUnsafeGuaranteedRef(body)
+        table.with(i, body)
     }
 
     /// Two touch sets, allocated once, that phase deliveries are built in (`deliverPhasesToRecognizers`):
@@ -120,8 +102,6 @@ public final class GestureEngine {
 
     /// The touch table, allocated once (a raw buffer: no copy-on-write or exclusivity checks per access).
     let records: UnsafeMutablePointer<TouchRecord>
-    /// Records in use (bit = record index; the table has 32 entries).
-    @exclusivity(unchecked) var inUseRecords: UInt32 = 0
     /// Tracking ids the engine tells apart (controllers report 0…9, GT911 up to 15): a contact's
     /// id is taken modulo this (`trackingSlot`). The one place the limit is written; the tables
     /// sized by it (`slotForID`, the `downIDs` bit set) are checked against it in `init`.
@@ -129,29 +109,10 @@ public final class GestureEngine {
 
     /// The table index of tracking id `id`.
     @inline(__always) static func trackingSlot(_ id: UInt8) -> Int { Int(id) % trackingIDs }
-    /// Controller tracking id → record index (ids 0…15), or -1.
-    @exclusivity(unchecked) var slotForID: InlineArray<16, Int16> = InlineArray(repeating: -1)
-    @exclusivity(unchecked) var nextSerial: UInt32 = 0
     /// The actions of the step being handled (`actionCapacity` of them at most), allocated once:
     /// a plain buffer and a count, emptied by resetting the count.
     let pending: UnsafeMutablePointer<GestureEvent>
-    @exclusivity(unchecked) var pendingCount = 0
     let actionCapacity = 256
-    @exclusivity(unchecked) var regionActiveTouches: ContiguousArray<Int>
-    /// By region index: the recognizers attached to that region or an ancestor (bit = index), the
-    /// only ones a touch landing there is offered to (S8). Rebuilt with the relations.
-    @exclusivity(unchecked) var recognizersOver: ContiguousArray<UInt64>
-    @exclusivity(unchecked) var isProcessing = false
-    @exclusivity(unchecked) var isDeliveringFrame = false
-    @exclusivity(unchecked) var deferredMask: UInt64 = 0
-    @exclusivity(unchecked) var relationsDirty = true
-    /// For tap counts (S13): the last lifted touch.
-    @exclusivity(unchecked) var lastTapEnd = Instant(microseconds: .min / 2)
-    @exclusivity(unchecked) var lastTapLocation = Point.zero
-    @exclusivity(unchecked) var lastTapCount = 0
-    /// Window and distance within which a new touch continues a tap count.
-    @exclusivity(unchecked) public var tapCountInterval: Int64 = 300_000
-    @exclusivity(unchecked) public var tapCountDistance: Double
 
     /// An engine for the region tree under `root`.
     public init(root: Region, pixelsPerPoint: Double = 1) {
@@ -164,22 +125,20 @@ public final class GestureEngine {
             beganAt: .zero, timestamp: .zero, tapCount: 0, region: 0)
         records = .allocate(capacity: GestureEngine.touchTableSize)
         records.initialize(repeating: TouchRecord(touch: blank), count: GestureEngine.touchTableSize)
-        table = .allocate(capacity: GestureEngine.maximumRecognizers)
+        table = RecognizerTable()
         deadlines = .allocate(capacity: GestureEngine.maximumRecognizers)
         deadlines.initialize(repeating: .max, count: GestureEngine.maximumRecognizers)
         phaseSets = .allocate(capacity: 2)
         phaseSets.initialize(repeating: TouchSet(), count: 2)
         pending = .allocate(capacity: 256)  // actionCapacity
-        regionActiveTouches = ContiguousArray(repeating: 0, count: regions.count)
-        recognizersOver = ContiguousArray(repeating: 0, count: regions.count)
-        tapCountDistance = 45 * pixelsPerPoint
+        fields = EngineFields(regionCount: regions.count, tapCountDistance: 45 * pixelsPerPoint)
         precondition(slotForID.count == GestureEngine.trackingIDs && UInt16.bitWidth == GestureEngine.trackingIDs)
     }
 
     deinit {
         for r in recognizers {
-            r.engineLink = nil
-            r.regionLink = nil
+            r.engine = nil  // the owner clears the links it handed out (`UnownedLink`)
+            r.region = nil
         }
         records.deinitialize(count: GestureEngine.touchTableSize)
         records.deallocate()
@@ -199,7 +158,7 @@ public final class GestureEngine {
         recognizer.engine = self
         recognizer.region = region
         recognizer.index = recognizers.count
-        table[recognizers.count] = Unmanaged.passUnretained(recognizer)
+        table.install(recognizer, at: recognizers.count)
         deadlines[recognizers.count] = recognizer.timerDeadline?.microseconds ?? .max
         if recognizer.timerDeadline != nil { timerMask |= 1 << UInt64(recognizer.index) }
         earliestTimerIndex = -1
@@ -220,28 +179,6 @@ public final class GestureEngine {
 
     /// True while any finger is down.
     public var hasTouchesDown: Bool { downIDs != 0 }
-
-    /// Recognizers that reached a terminal state since their last reset (bit = index; set by
-    /// `GestureRecognizer.committedState`): the only ones `finishStep` resets.
-    @exclusivity(unchecked) var terminalMask: UInt64 = 0
-    /// Recognizers that received a touch since their last reset (bit = index; `isInvolved`).
-    @exclusivity(unchecked) var involvedMask: UInt64 = 0
-
-    /// The armed timer due first (recognizer index), or -1 when not known: found by
-    /// `earliestTimer` once, forgotten by `timerChanged`, so the deadline loop rarely scans.
-    @exclusivity(unchecked) var earliestTimerIndex = -1
-
-    /// Recognizers holding a transition until others fail (bit = index; `heldTransition` keeps it).
-    @exclusivity(unchecked) var heldMask: UInt64 = 0
-
-    /// Recognizers whose timer is armed (bit = recognizer index), kept by `timerChanged`.
-    @exclusivity(unchecked) var timerMask: UInt64 = 0
-    /// Controller tracking ids whose finger is down (bit = id).
-    @exclusivity(unchecked) var downIDs: UInt16 = 0
-    /// Changes whenever something a recognizer's centroid or touch count depends on may have
-    /// changed: the instant, a touch record, a recognizer's touch list or receivers. Recognizers
-    /// keep the last measure with the stamp it was made at (`GestureRecognizer.measuredStamp`).
-    @exclusivity(unchecked) var touchStamp: UInt64 = 1
 
     func timerChanged(_ r: GestureRecognizer) {
         guard r.index >= 0 else { return }
@@ -280,10 +217,11 @@ public final class GestureEngine {
         while let (i, deadline) = earliestTimer(holding: held, at: instant), deadline <= instant {
             if deadline > now { now = deadline }
             touchStamp &+= 1
-            unowned(unsafe) let r = recognizer(i)
-            r.timerDeadline = nil
-            isProcessing = true
-            if r.isEnabled && !r.committedState.isTerminal { r.timerFired() }
+            withRecognizer(i) { r in
+                r.timerDeadline = nil
+                isProcessing = true
+                if r.isEnabled && !r.committedState.isTerminal { r.timerFired() }
+            }
             finishStep()
         }
         if instant > now { now = instant }

@@ -21,14 +21,14 @@ extension GestureEventSink {
 
 /// Collects everything in arrays — for tests and tools, not the real-time loop.
 public final class RecordingSink: GestureEventSink {
-    @exclusivity(unchecked) public private(set) var events: [GestureEvent] = []
-    @exclusivity(unchecked) public private(set) var deliveries: [RegionDelivery] = []
+    public private(set) var events: [GestureEvent] = []
+    public private(set) var deliveries: [RegionDelivery] = []
     /// Events and deliveries interleaved in the order they happened.
     public enum Item: Equatable {
         case event(GestureEvent)
         case delivery(RegionDelivery)
     }
-    @exclusivity(unchecked) public private(set) var items: [Item] = []
+    public private(set) var items: [Item] = []
 
     public init() {}
     public func emit(_ event: GestureEvent) {

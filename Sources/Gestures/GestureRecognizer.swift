@@ -14,15 +14,12 @@ open class GestureRecognizer {
     /// What events call this recognizer.
     public let kind: GestureKind
 
-    /// The engine this recognizer is installed in (set by `GestureEngine.add`, cleared when the
-    /// engine goes away). Held without reference counting: the engine owns its recognizers and
-    /// clears this link in its `deinit`, so it is never left dangling, and the per-frame path
-    /// pays no weak-reference load for it.
-    public internal(set) final var engine: GestureEngine? {
-        get { engineLink?.takeUnretainedValue() }
-        set { engineLink = newValue.map { Unmanaged.passUnretained($0) } }
-    }
-    @usableFromInline @exclusivity(unchecked) final var engineLink: Unmanaged<GestureEngine>?
+    /// The recognizer's mutable base-class fields (`RecognizerFields`, with the properties
+    /// forwarding to them — `engine`, `region`, `state`'s storage, the masks… — in
+    /// GestureRecognizer+Fields.swift): its only `@exclusivity(unchecked)` stored property,
+    /// touched only by the thread holding the recognizer stage once installed
+    /// (docs/ARCHITECTURE.md, "Unchecked storage").
+    @exclusivity(unchecked) final var fields = RecognizerFields()
 
     /// A length in pixels said in the board's own unit for `--explain`: points, through the
     /// engine's `pixelsPerPoint` ("10 pt", not the "8 px" the recognizer compares).
@@ -30,125 +27,24 @@ open class GestureRecognizer {
         wholeDescription(pixels / withEngine(1) { $0.pixelsPerPoint }) + " pt"
     }
 
-    /// `body(engine)` without retaining the engine (the per-frame queries), or `absent` when not installed.
-    @inline(__always) final func withEngine<R>(_ absent: R, _ body: (GestureEngine) -> R) -> R {
-        guard let e = engineLink else { return absent }
-        return e._withUnsafeGuaranteedRef(body)
-    }
-    /// The region it is attached to (the engine's region tree keeps it alive; cleared with `engine`).
-    public internal(set) final var region: Region? {
-        get { regionLink }
-        set {
-            regionLink = newValue
-            regionIndex = newValue?.index ?? 0
-        }
-    }
-    @usableFromInline @exclusivity(unchecked) unowned(unsafe) final var regionLink: Region?
-    /// `region`'s index in the engine (0 when not attached), kept with `region`: each event
-    /// carries it, and reading it costs no retain/release of the region.
-    @exclusivity(unchecked) final var regionIndex = 0
-    /// Position in the engine's recognizer table.
-    @exclusivity(unchecked) public internal(set) final var index: Int = -1
-
-    /// The questions the engine asks about this recognizer (S17–S21). Held strongly (UIKit's is
-    /// weak): the recognizer owns its delegate, which is the usual shape here (a small policy
-    /// object made for the recognizer, kept for its lifetime), and Embedded Swift has no weak
-    /// references. A delegate that refers back to its recognizer holds it `unowned(unsafe)` or
-    /// sets `delegate = nil` when done, or the pair is never freed.
-    @exclusivity(unchecked) public var delegate: GestureRecognizerDelegate? {
-        didSet { hasDelegate = delegate != nil }
-    }
-    /// Whether a delegate was set: the engine asks the delegate only then, so a recognizer without
-    /// one costs no existential load per question.
-    @exclusivity(unchecked) final var hasDelegate = false
-
-    /// S22–S25, UIKit defaults.
-    @exclusivity(unchecked) public final var cancelsTouchesInView = true
-    @exclusivity(unchecked) public final var delaysTouchesBegan = false
-    @exclusivity(unchecked) public final var delaysTouchesEnded = true
-
-    /// Names this recognizer recognizes simultaneously with (S17, from the board file).
-    @exclusivity(unchecked) public var simultaneousNames: Set<String> = [] {
-        didSet { engine?.relationsChanged() }
-    }
-
-    // MARK: state
-
-    @exclusivity(unchecked) final var committedState: GestureState = .possible {
-        didSet {
-            // The engine resets only the recognizers that reached a terminal state (S6).
-            if committedState.isTerminal, let e = engineLink {
-                e._withUnsafeGuaranteedRef { $0.terminalMask |= 1 << UInt64(index) }
-            }
-        }
-    }
-    /// The transition held back by a failure requirement (S15): `.began`, `.recognized`, or
-    /// `.ended` (began, then ended while waiting).
-    @exclusivity(unchecked) final var heldTransition: GestureState? {
-        didSet {
-            // The engine keeps the set of held recognizers: a failure visits only those (S15).
-            guard (oldValue == nil) != (heldTransition == nil), index >= 0, let e = engineLink else { return }
-            let bit: UInt64 = 1 << UInt64(index)
-            e._withUnsafeGuaranteedRef { engine in
-                if heldTransition == nil { engine.heldMask &= ~bit } else { engine.heldMask |= bit }
-            }
-        }
-    }
-    final var heldEvent: GestureEvent? {
-        get { hasHeldEvent ? heldEventValue : nil }
-        set {
-            if let e = newValue { heldEventValue = e }
-            hasHeldEvent = newValue != nil
-        }
-    }
-    /// `heldEvent`'s storage: a flag and a value instead of an optional, so that clearing it (at
-    /// every reset and failure) stores one byte, not a 137-byte optional.
-    @exclusivity(unchecked) final var hasHeldEvent = false
-    @exclusivity(unchecked) final var heldEventValue = GestureEvent(
-        time: .zero, recognizer: 0, kind: .custom, state: .possible, region: 0, location: .zero, touches: 0)
-    /// A begin/recognize request made while the frame is still being offered to others.
-    @exclusivity(unchecked) final var deferredTransition: GestureState?
-    /// Set by a built-in recognizer while `touchesMoved` would do nothing (pinch or rotation
-    /// without two fingers): the engine then skips the call. Never set for a subclass that may
-    /// override `touchesMoved`.
-    @exclusivity(unchecked) final var ignoresMoves = false
-    /// Set only on the built-in recognizers' final classes (`builtIn(…)` of the tap, long press,
-    /// pan, swipe, pinch and rotation), which read only how many touches a phase has in
-    /// `touchesBegan`/`touchesEnded` and nothing of the set in `touchesMoved`: being final, no
-    /// subclass can override the callbacks the engine then skips. The engine calls `began(count:)`,
-    /// `moved()` and `ended(count:)` instead, without building or copying a `TouchSet` (888 bytes)
-    /// per call. An instance made with the public `init` (or of a subclass) gets every set.
-    @exclusivity(unchecked) final var readsOnlyTouchCount = false
     /// `touchesBegan` with `count` touches, for a recognizer with `readsOnlyTouchCount`.
     func began(count: Int) {}
     /// `touchesMoved`, for a recognizer with `readsOnlyTouchCount`.
     func moved() {}
     /// `touchesEnded` with `count` touches, for a recognizer with `readsOnlyTouchCount`.
     func ended(count: Int) {}
-    /// Set while the recognizer has received touches since its last reset.
-    @exclusivity(unchecked) final var isInvolved = false
-    /// Relations resolved to recognizer indices by the engine.
-    @exclusivity(unchecked) final var simultaneousMask: UInt64 = 0
-    @exclusivity(unchecked) final var requireMask: UInt64 = 0
-    /// The last centroid while touches were present, for events after every finger lifted.
-    @exclusivity(unchecked) final var lastLocation: Point = .zero
-    /// The engine's `touchStamp` when `lastLocation` and `currentTouchCount` were measured:
-    /// while it is unchanged they are the centroid and count of the current touches (a pan
-    /// event asks three times per step).
-    @exclusivity(unchecked) final var measuredStamp: UInt64 = 0
-    @exclusivity(unchecked) final var currentTouchCount = 0
-
     /// The current state (S1–S3). A subclass sets it to request a transition; the engine
     /// decides (S14, S15, S21). While a transition is held by a failure requirement the
     /// state reads `possible` and `isWaitingForFailure` is true.
     public final var state: GestureState {
         get { committedState }
         set {
-            guard let e = engineLink else {
+            let link = fields.engineLink
+            if link.isEmpty {
                 committedState = newValue
-                return
+            } else {
+                link.with(()) { $0.requestTransition(self, to: newValue) }
             }
-            e._withUnsafeGuaranteedRef { $0.requestTransition(self, to: newValue) }
         }
     }
 
@@ -164,26 +60,8 @@ open class GestureRecognizer {
     /// True while a transition is held until other recognizers fail (S15).
     public final var isWaitingForFailure: Bool { heldTransition != nil }
 
-    /// S10: a disabled recognizer receives no touches; disabling one mid-gesture cancels it
-    /// (continuous) or fails it (discrete).
-    @exclusivity(unchecked) public final var isEnabled: Bool = true {
-        didSet {
-            guard oldValue, !isEnabled, let engine else { return }
-            engine.recognizerWasDisabled(self)
-        }
-    }
-
-    // MARK: touches (indices into the engine's touch table)
-
     /// The most touches one recognizer holds in a sequence (one per tracking id).
     public static let maximumTouches = GestureEngine.trackingIDs
-    @usableFromInline @exclusivity(unchecked) final var touchSlots: InlineArray<16, Int16> = InlineArray(repeating: -1)
-    @usableFromInline @exclusivity(unchecked) final var touchSlotCount = 0
-
-    /// The timer deadline, or nil.
-    @exclusivity(unchecked) public internal(set) final var timerDeadline: Instant? {
-        didSet { withEngine(()) { $0.timerChanged(self) } }
-    }
 
     public init(name: String, kind: GestureKind) {
         self.name = name
@@ -225,9 +103,6 @@ open class GestureRecognizer {
 
     // MARK: relations
 
-    /// `require(toFail:)`: recognizers that must fail before this one may leave `possible` (S15).
-    @exclusivity(unchecked) public internal(set) var failureRequirements: [GestureRecognizer] = []
-
     /// S15: this recognizer waits for `other` to fail.
     public func require(toFail other: GestureRecognizer) {
         precondition(other !== self, "GestureRecognizer.require(toFail:) with itself")
@@ -248,15 +123,14 @@ open class GestureRecognizer {
         let selector: String?
         let body: (GestureRecognizer) -> Void
     }
-    @exclusivity(unchecked) final var actions: [TargetAction] = []
-    @exclusivity(unchecked) private var nextActionID = 0
 
     /// Adds a closure action. Returns an id for `removeTarget(_:)`.
     @discardableResult
     public func addTarget(_ action: @escaping (GestureRecognizer) -> Void) -> ActionID {
-        nextActionID += 1
-        actions.append(TargetAction(id: nextActionID, target: nil, hasTarget: false, selector: nil, body: action))
-        return ActionID(raw: nextActionID)
+        fields.nextActionID += 1
+        let id = fields.nextActionID
+        actions.append(TargetAction(id: id, target: nil, hasTarget: false, selector: nil, body: action))
+        return ActionID(raw: id)
     }
 
     /// Adds a target-action pair, UIKit style: `addTarget(self, action: "handle", Self.handle)`.
@@ -271,11 +145,12 @@ open class GestureRecognizer {
     ) {
         let id = ObjectIdentifier(target)
         if actions.contains(where: { $0.hasTarget && $0.target == id && $0.selector == name }) { return }
-        nextActionID += 1
+        fields.nextActionID += 1
+        let link = UnownedLink(target)  // not retained: the target outlives its actions (above)
         actions.append(
             TargetAction(
-                id: nextActionID, target: id, hasTarget: true, selector: name,
-                body: { [unowned(unsafe) target] r in method(target)(r) }))
+                id: fields.nextActionID, target: id, hasTarget: true, selector: name,
+                body: { r in link.with(()) { method($0)(r) } }))
     }
 
     /// Removes target-action pairs: a nil target matches every target, a nil name every action (S7).
@@ -289,10 +164,6 @@ open class GestureRecognizer {
 
     /// Removes a closure action.
     public func removeTarget(_ id: ActionID) { actions.removeAll { $0.id == id.raw } }
-
-    /// The event being dispatched while an action runs (S4): state, location and kind fields
-    /// as they were at the transition.
-    @exclusivity(unchecked) public internal(set) var currentEvent: GestureEvent?
 
     // MARK: touches and locations (S12)
 

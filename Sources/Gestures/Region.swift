@@ -13,14 +13,22 @@ public final class Region {
     public let isControl: Bool
     /// S29: whether deliveries of a second simultaneous touch reach this region.
     public let isMultipleTouchEnabled: Bool
-    /// The enclosing region. Held without reference counting: a parent owns its children
-    /// (`children`), and the engine owns the whole tree through its root, so a region's parent
-    /// lives at least as long as the region stays in a tree. Keep a sub-region only while its tree
-    /// (its root, or the engine built from it) is alive.
-    @exclusivity(unchecked) public private(set) unowned(unsafe) var parent: Region?
-    @exclusivity(unchecked) public private(set) var children: [Region] = []
+    /// The region's mutable fields: its only `@exclusivity(unchecked)` stored property, written
+    /// while the tree is built (`addChild`, the engine's `init`) and read by the thread holding
+    /// the recognizer stage (docs/ARCHITECTURE.md, "Unchecked storage").
+    @exclusivity(unchecked) private var links = RegionLinks()
+
+    /// The enclosing region, an `UnownedLink`: a parent owns its children (`children`), and the
+    /// engine owns the whole tree through its root, so a region's parent lives at least as long
+    /// as the region stays in a tree. Keep a sub-region only while its tree (its root, or the
+    /// engine built from it) is alive.
+    public var parent: Region? { links.parent.object }
+    public var children: [Region] { links.children }
     /// Position in the engine's region table; set when the engine is built.
-    @exclusivity(unchecked) public internal(set) var index: Int = -1
+    public internal(set) var index: Int {
+        @inline(__always) get { links.index }
+        set { links.index = newValue }
+    }
 
     public init(name: String, frame: Rect, isControl: Bool = false, isMultipleTouchEnabled: Bool = false) {
         self.name = name
@@ -31,9 +39,9 @@ public final class Region {
 
     /// Adds `child` on top of the existing children (UIView.addSubview).
     public func addChild(_ child: Region) {
-        precondition(child.parent == nil, "Region.addChild: \(child.name) already has a parent")
-        child.parent = self
-        children.append(child)
+        precondition(child.links.parent.isEmpty, "Region.addChild: \(child.name) already has a parent")
+        child.links.parent = UnownedLink(self)
+        links.children.append(child)
     }
 
     /// The deepest region containing `point`, searching topmost children first; nil if outside.
@@ -69,4 +77,12 @@ public final class Region {
 
     /// Self followed by every descendant, depth first.
     func flattened() -> [Region] { [self] + children.flatMap { $0.flattened() } }
+}
+
+/// A region's links in its tree (`Region.links`): its parent (an `UnownedLink`, the parent owning
+/// the child), its children (owned) and its index in the engine's region table.
+struct RegionLinks {
+    var parent = UnownedLink<Region>(nil)
+    var children: [Region] = []
+    var index = -1
 }

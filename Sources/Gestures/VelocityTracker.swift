@@ -22,7 +22,8 @@ public struct VelocityTracker: Sendable {
     private var stored = 0
     /// How many samples, newest first, the fit takes (back to the window's start or to a pause
     /// longer than `stopHorizonMicroseconds`), kept by `add` for the window `runWindow`: the
-    /// fit then sums exactly those without testing each sample's age (≈ 15 instructions a sample).
+    /// fit then sums exactly those without testing each sample's age (the saving per sample is in
+    /// docs/PERFORMANCE.md, "Figures moved out of comments").
     private var runCount = 0
     private var runWindow: Int64 = 100_000
     private var unordered = false

@@ -14,7 +14,8 @@ import Synchronization
 /// `public` (the module is in no product, so this exposes nothing outside the package) with its
 /// hot methods `@inlinable`: the compiler inlines and specializes an `@inlinable` member of a
 /// `package` class in another module only when the class is `public` (Swift 6.3), and an
-/// unspecialized push of a `GestureEvent` cost ≈ 120 instructions instead of ≈ 25.
+/// unspecialized push of a `GestureEvent` costs several times a specialized one (measured in
+/// docs/PERFORMANCE.md, "Figures moved out of comments").
 public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     // @unchecked Sendable: `slots` is written only by the producer at indices the consumer
     // has released (acquire on `head`) and read only by the consumer at indices the
