@@ -3,7 +3,8 @@
 # `evtest` read touchwire's passthrough touchscreen; real panels' descriptions (an N-Trig,
 # multi-touch protocol A, no INPUT_PROP_DIRECT; an EDT Polytouch, protocol B; data/evemu/) are
 # made with evemu-device and played with evemu-play into touchwire's evdev input; and a press
-# read late keeps the kernel's times. busybox sh; prints PASS/FAIL lines.
+# read late keeps the kernel's times; presses whose end a recognizer holds back are as long for
+# libinput as they were made. busybox sh; prints PASS/FAIL lines.
 TW=/bin/touchwire
 LIBINPUT=/usr/libexec/libinput/libinput-debug-events
 pass() { echo "PASS $*"; }
@@ -125,6 +126,74 @@ check "libinput: the second tap lands where it was made (600,300 px = 120.00/60.
 show libinput /tmp/l1.li 40
 stop_tw $pid
 kill $lpid $epid 2>/dev/null; wait $lpid $epid 2>/dev/null
+
+# --- presses whose end a recognizer holds back reach libinput as long as they were made --------
+# The double tap holds a touch's end (delays_ended) until it fails: a 1 s press (its end held by
+# the wait for a second tap), then a 60 ms tap and, 120 ms later with the same contact id, a 2 s
+# press (the tap's end held until the press outlasts a tap, 1.5 s). held_ends = "on_time" (the
+# default): each lift reaches the UI when the finger lifts. Each press's length as libinput
+# reports it (its event times: touchwire's writes) is compared with the length made (twinput's
+# MARKs right after its writes); the tolerance, 250 ms, is the worst difference allowed between
+# touchwire's delays at a landing and at a lift. Lifts that wait for the held ends (held_ends =
+# "delivered") would make the first press and the tap longer by the wait (the tap by 1.6 s) and
+# the 2 s press 1.5 s shorter.
+cat >/tmp/lh.script <<SCRIPT
+waitfile /tmp/lh.go
+down 0 100 200
+mark d1
+sleep 1000
+up 0
+mark u1
+sleep 900
+down 0 300 200
+mark d2
+sleep 60
+up 0
+mark u2
+sleep 120
+down 0 302 201
+mark d3
+sleep 2000
+up 0
+mark u3
+sleep 800
+SCRIPT
+sed -e 's/tw li panel/tw held panel/' -e 's/tw li ui/tw held ui/' /tmp/l1.toml >/tmp/lh.toml
+twinput panel "tw held panel" 799 479 /tmp/lh.script >/tmp/lh.inj 2>&1 &
+ipid=$!
+wait_for /tmp/lh.inj READY 10 || fail "setup: twinput panel (held ends)"
+$TW run --board /tmp/lh.toml >/tmp/lh.out 2>/tmp/lh.err &
+pid=$!
+wait_for /tmp/lh.err "controller ready" 20 || { fail "held ends: touchwire not started"; show stderr /tmp/lh.err; }
+UI=$(find_dev "tw held ui" 10) || fail "setup: touchwire's touchscreen \"tw held ui\" not found"
+udevadm settle -t 10
+$LIBINPUT --device "$UI" >/tmp/lh.li 2>&1 &
+lpid=$!
+wait_for /tmp/lh.li DEVICE_ADDED 30 || { fail "held ends: the device was not added"; show libinput /tmp/lh.li; }
+touch /tmp/lh.go
+wait $ipid
+sleep 1
+got=$(touch_events /tmp/lh.li)
+echo "INFO libinput touch events: $got"
+check "held ends: libinput saw three touches, each lifted (no cancel, none merged)" \
+  [ "$got" = "TOUCH_DOWN TOUCH_UP TOUCH_DOWN TOUCH_UP TOUCH_DOWN TOUCH_UP " ]
+# The presses' lengths in ms: made (MARKs) and as libinput reports them (its +S.SSSs times).
+made=$(awk '/^MARK/ { t[$2] = $3 } END { printf "%d %d %d", (t["u1"] - t["d1"]) / 1000, (t["u2"] - t["d2"]) / 1000, (t["u3"] - t["d3"]) / 1000 }' /tmp/lh.inj)
+seen=$(awk '/TOUCH_DOWN|TOUCH_UP/ { for (i = 1; i <= NF; i++) if ($i ~ /^\+[0-9.]+s$/) { v = substr($i, 2); sub(/s$/, "", v); if ($0 ~ /TOUCH_DOWN/) d = v; else printf "%d ", (v - d) * 1000 + 0.5 } }' /tmp/lh.li)
+echo "INFO press lengths in ms: made $made, libinput $seen"
+within() { # MADE SEEN TOLERANCE_MS
+  d=$(($2 - $1)); [ $d -lt 0 ] && d=$((-d)); [ $d -le $3 ]
+}
+set -- $made; m1=${1:-0} m2=${2:-0} m3=${3:-0}
+set -- $seen; s1=${1:--9999} s2=${2:--9999} s3=${3:--9999}
+check "held ends: the 1 s press whose end the double tap held is as long for libinput ($s1 ms, made $m1 ms, ±250)" \
+  within "$m1" "$s1" 250
+check "held ends: the tap before the press is a tap for libinput ($s2 ms, made $m2 ms, ±250)" within "$m2" "$s2" 250
+check "held ends: the 2 s press after it (same contact id) is a 2 s press for libinput ($s3 ms, made $m3 ms, ±250)" \
+  within "$m3" "$s3" 250
+show libinput /tmp/lh.li 20
+stop_tw $pid
+kill $lpid 2>/dev/null; wait $lpid 2>/dev/null
 
 # --- a real protocol A panel without INPUT_PROP_DIRECT (N-Trig), from its evemu description ---
 evemu-device /tests/evemu/ntrig-multitouch.desc >/tmp/l2.dev 2>&1 &
