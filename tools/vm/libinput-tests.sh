@@ -1,7 +1,8 @@
 # In-VM tests of what a kiosk UI gets through libinput (issue 26): systemd-udevd (Debian's
 # rules and hwdb) tags the devices, `libinput debug-events` (Debian's libinput-tools) and
 # `evtest` read touchwire's passthrough touchscreen; real panels' descriptions (an N-Trig,
-# multi-touch protocol A, no INPUT_PROP_DIRECT; an EDT Polytouch, protocol B; data/evemu/) are
+# multi-touch protocol A, no INPUT_PROP_DIRECT; an EDT Polytouch, protocol B; an ELAN, protocol
+# B with TOUCH_MAJOR, and the same with axes from 42; data/evemu/) are
 # made with evemu-device and played with evemu-play into touchwire's evdev input; and a press
 # read late keeps the kernel's times; presses whose end a recognizer holds back are as long for
 # libinput as they were made. busybox sh; prints PASS/FAIL lines.
@@ -282,6 +283,52 @@ if wait_for /tmp/l4.out '"recognizer":"tap".*"state":"recognized".*"x":399\.[0-9
 else
   fail "protocol B: no tap at the panel's middle"; show stdout /tmp/l4.out; show stderr /tmp/l4.err
 fi
+stop_tw $pid
+kill $dpid 2>/dev/null; wait $dpid 2>/dev/null
+
+# --- a real protocol B panel with ABS_MT_TOUCH_MAJOR/MINOR and orientation (ELAN, USB HID) ----
+evemu-device /tests/evemu/elan-touchscreen.desc >/tmp/l6.dev 2>&1 &
+dpid=$!
+ELAN=$(find_dev "ELAN Touchscreen" 10) || { fail "setup: evemu-device ELAN Touchscreen"; show evemu /tmp/l6.dev; }
+udevadm settle -t 10
+udevadm info "$ELAN" >/tmp/l6.udev 2>&1
+check "udev: the ELAN (protocol B, TOUCH_MAJOR, INPUT_PROP_DIRECT) is tagged ID_INPUT_TOUCHSCREEN" \
+  grep -q 'ID_INPUT_TOUCHSCREEN=1' /tmp/l6.udev
+$TW probe --input >/tmp/l6.probe 2>&1
+check "probe --input: the ELAN is a protocol B touchscreen with 10 slots, x 0…3312, y 0…1872" \
+  grep -q "$ELAN: touchscreen \"ELAN Touchscreen\" (multi-touch, 10 slots, x 0…3312, y 0…1872)" /tmp/l6.probe
+sed -e 's/name = "EP0430M09"/name = "ELAN Touchscreen"/' /tmp/l4.toml >/tmp/l6.toml
+$TW run --board /tmp/l6.toml >/tmp/l6.out 2>/tmp/l6.err &
+pid=$!
+wait_for /tmp/l6.err "controller ready" 20 || { fail "protocol B, TOUCH_MAJOR: touchwire not started"; show stderr /tmp/l6.err; }
+evemu-play "$ELAN" </tests/evemu/elan-tap.events
+if wait_for /tmp/l6.out '"recognizer":"tap".*"state":"recognized".*"x":399\.[0-9]*,"y":239\.[0-9]*' 10; then
+  pass "protocol B, TOUCH_MAJOR: the ELAN's tap at 1656,936 of 3312x1872 (its contact growing) is a tap at 399,239"
+else
+  fail "protocol B, TOUCH_MAJOR: no tap at the panel's middle"; show stdout /tmp/l6.out; show stderr /tmp/l6.err
+fi
+stop_tw $pid
+kill $dpid 2>/dev/null; wait $dpid 2>/dev/null
+
+# --- axes that do not start at 0: the ELAN's description with X/Y from 42 (data/evemu/README) ---
+evemu-device /tests/evemu/elan-touchscreen-from-42.desc >/tmp/l7.dev 2>&1 &
+dpid=$!
+ELAN42=$(find_dev "ELAN Touchscreen (axes from 42)" 10) || { fail "setup: evemu-device ELAN from 42"; show evemu /tmp/l7.dev; }
+udevadm settle -t 10
+$TW probe --input >/tmp/l7.probe 2>&1
+check "probe --input: the axes from 42 are shown as they are (x 42…3354, y 42…1914)" \
+  grep -q "$ELAN42: touchscreen \"ELAN Touchscreen (axes from 42)\" (multi-touch, 10 slots, x 42…3354, y 42…1914)" /tmp/l7.probe
+sed -e 's/name = "EP0430M09"/name = "ELAN Touchscreen (axes from 42)"/' /tmp/l4.toml >/tmp/l7.toml
+$TW run --board /tmp/l7.toml >/tmp/l7.out 2>/tmp/l7.err &
+pid=$!
+wait_for /tmp/l7.err "controller ready" 20 || { fail "axes from 42: touchwire not started"; show stderr /tmp/l7.err; }
+evemu-play "$ELAN42" </tests/evemu/elan-from-42-taps.events
+wait_for /tmp/l7.out '"x":399\.[0-9]*,"y":239\.[0-9]*' 10
+show out /tmp/l7.out 6
+check "axes from 42: a tap at the axes' minimum (42,42) is a tap at the panel's corner 0,0" \
+  grep -Eq '"recognizer":"tap".*"state":"recognized".*"x":0(\.0*)?,"y":0(\.0*)?[,}]' /tmp/l7.out
+check "axes from 42: a tap at 1698,978 (the middle of 42…3354 x 42…1914) is a tap at 399,239" \
+  grep -q '"recognizer":"tap".*"state":"recognized".*"x":399\.[0-9]*,"y":239\.[0-9]*' /tmp/l7.out
 stop_tw $pid
 kill $dpid 2>/dev/null; wait $dpid 2>/dev/null
 
