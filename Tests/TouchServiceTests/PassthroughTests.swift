@@ -172,9 +172,9 @@ final class PassthroughTests: XCTestCase {
         XCTAssertEqual(Set(trackingIDs(ui.events)).count, 2)
     }
 
-    // S24, `held_ends = "delivered"`: the same with a controller that gives the press another id: the tap's finger is up
-    // (the controller no longer reports it) although its end is held, so the press still waits —
-    // the UI never sees the tap and the press down together (two fingers: a pinch).
+    // S24, `held_ends = "delivered"`: the same with a controller that gives the press another id:
+    // the tap's finger is up (the controller no longer reports it) although its end is held, so
+    // the press still waits — the UI never sees the tap and the press down together (a pinch).
     func testPressWithAnotherIDWaitsForTheHeldTapsEnd() throws {
         let ui = try uiRecords(
             recognizers: doubleTap, passthrough: delivered,
@@ -183,8 +183,8 @@ final class PassthroughTests: XCTestCase {
         XCTAssertEqual(ui.frames.map(\.count).max(), 1, "never two touches at once")
     }
 
-    // S24, `held_ends = "delivered"`: two taps far apart (the double tap fails on the second's distance, releasing the first
-    // tap's end then): the first lifts before the second lands.
+    // S24, `held_ends = "delivered"`: two taps far apart (the double tap fails on the second's
+    // distance, releasing the first tap's end then): the first lifts before the second lands.
     func testTwoTapsWithTheSameIDAreTwoTouchesForTheUI() throws {
         let ui = try uiRecords(
             recognizers: doubleTap, passthrough: delivered,
