@@ -70,9 +70,12 @@ extension Service {
 }
 
 extension PassthroughTracker {
-    /// Regions of `board` in the engine's order, forwarded unless marked `passthrough = false`.
+    /// Regions of `board` in the engine's order, forwarded unless marked `passthrough = false`;
+    /// `[passthrough] held_ends` decides `liftsOnTime`.
     package convenience init(board: BoardDescription, engine: GestureEngine) {
-        self.init(forwarded: Self.forwarded(board, engine: engine))
+        self.init(
+            forwarded: Self.forwarded(board, engine: engine),
+            liftsOnTime: (board.passthrough?.heldEnds ?? .onTime) == .onTime)
     }
 
     /// Region index → whether its touches reach the UI (`passthrough = false` keeps them).
@@ -93,7 +96,8 @@ extension PassthroughTracker {
                 widthMillimetres: board.panel.widthMillimetres, heightMillimetres: board.panel.heightMillimetres)
             return PassthroughOutput(
                 screen: PassthroughTouchscreen(device: device, slots: slots),
-                forwarded: forwarded(board, engine: engine))
+                forwarded: forwarded(board, engine: engine),
+                liftsOnTime: (p.heldEnds ?? .onTime) == .onTime)
         } catch {
             throw .pipeline(.passthrough(board: board.location, reason: "\(error)"))
         }

@@ -51,6 +51,14 @@ func system_read(
     return valueOrErrno(retryOnInterrupt: retryOnInterrupt) { read(fd, base, buffer.count) }
 }
 
+/// pread(2): reads at `offset` without moving the file position. The corresponding C function
+/// is `pread`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+func system_pread(_ fd: CInt, _ buffer: UnsafeMutableRawBufferPointer, offset: Int64) -> Result<Int, Errno> {
+    guard let base = buffer.baseAddress, buffer.count > 0 else { return .success(0) }
+    return valueOrErrno(retryOnInterrupt: true) { pread(fd, base, buffer.count, off_t(offset)) }
+}
+
 /// write(2). The corresponding C function is `write`.
 // swift-format-ignore: AlwaysUseLowerCamelCase
 func system_write(_ fd: CInt, _ bytes: UnsafeRawBufferPointer, retryOnInterrupt: Bool = true) -> Result<Int, Errno> {

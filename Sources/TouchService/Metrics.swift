@@ -51,8 +51,10 @@ package final class PipelineMetrics: @unchecked Sendable {
     let recognizerCPU = Atomic<Int64>(0)
     let outputCPU = Atomic<Int64>(0)
 
-    /// `sampleCapacity` latency samples may wait per ring between two `collect` calls.
-    package init(sampleCapacity: Int = 16_384, clock: any TouchClock) {
+    /// `sampleCapacity` latency samples may wait per ring between two `collect` calls: 4,096 is
+    /// 4 s at the highest rate a controller reports (1 kHz) for the once-a-second collection, and
+    /// 32 KiB resident per ring once the ring has wrapped (16,384 cost 128 KiB each).
+    package init(sampleCapacity: Int = 4_096, clock: any TouchClock) {
         recognizedSamples = SPSCRing(minimumCapacity: sampleCapacity)
         writtenSamples = SPSCRing(minimumCapacity: sampleCapacity)
         self.clock = clock

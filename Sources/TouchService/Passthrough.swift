@@ -13,9 +13,18 @@ import TouchDrivers
 ///   order: the UI sees the held frames then;
 /// - deliveries to a region with `passthrough = false` are dropped: the UI never sees its touches.
 ///
+/// A touch whose `ended` a recognizer withholds (`delays_ended`, S24) — with `liftsOnTime` (board
+/// `held_ends = "on_time"`, the default) — lifts for the UI at the end of the frame in which its
+/// finger lifted (`observe`, then `flush` after the engine processed that frame), an ordinary
+/// lift: the UI sees the press as long as the finger made it, and a touch the engine cancels in
+/// that same frame (a gesture recognized on the lift) still arrives as a cancel. What the engine
+/// delivers for that touch afterwards (its held `ended`, or `cancelled` when the gesture
+/// recognizes later) no longer reaches the UI. The engine's own deliveries are unchanged (S24).
+///
 /// Each physical touch (the delivery's `serial`) is its own UI contact: one contact id in the
 /// frames (the controller's, unless the UI still shows an earlier touch with it: then the lowest
-/// free one), so it lands with a tracking id of its own. When a recognizer withholds a touch's
+/// free one), so it lands with a tracking id of its own. Without `liftsOnTime` (`held_ends =
+/// "delivered"`), when a recognizer withholds a touch's
 /// `ended` (`delays_ended`, S24) and the next finger lands after that touch's finger lifted —
 /// it has the same controller id, or the controller no longer reports the earlier one
 /// (`observe`) — the new finger's deliveries wait until the earlier touch's end (or cancel) has
@@ -39,6 +48,9 @@ package final class PassthroughTracker {
     package private(set) var cancelledInReport: UInt64 = 0
     /// Touches that could not be followed (more than the table holds at once): not shown.
     package private(set) var touchesDropped = 0
+    /// Whether a touch whose end is withheld (`delays_ended`) lifts for the UI when its finger
+    /// lifts (board `held_ends = "on_time"`), rather than when the engine delivers its end.
+    package let liftsOnTime: Bool
     private var visible: TouchFrame
     private var dirty = false
     /// Contact ids changed in the pending report (bit = id & 63).
@@ -65,14 +77,17 @@ package final class PassthroughTracker {
 
     /// Controller ids down in the last frame observed (bit = id & 63); all until one is.
     private var down: UInt64 = ~0
+    /// The last observed frame's instant (the UI's lift of a finger that lifted in it).
+    private var observedAt = Instant.zero
 
     private static let capacity = 32
     private var entries = InlineArray<32, Entry>(repeating: Entry())
     private var arrivals: UInt32 = 0
     private var waiting = 0
 
-    package init(forwarded: [Bool]) {
+    package init(forwarded: [Bool], liftsOnTime: Bool = true) {
         self.forwarded = forwarded
+        self.liftsOnTime = liftsOnTime
         visible = TouchFrame(timestamp: .zero)
     }
 
@@ -81,6 +96,7 @@ package final class PassthroughTracker {
     /// `GestureEngine.process` (the recognizer stage and replay do); without it only a reused
     /// controller id tells.
     package func observe(_ frame: borrowing TouchFrame) {
+        observedAt = frame.timestamp
         var ids: UInt64 = 0
         if !frame.isCancel {
             var i = 0
@@ -94,7 +110,7 @@ package final class PassthroughTracker {
 
     package func deliver(_ d: RegionDelivery) {
         guard d.region >= 0, d.region < forwarded.count, forwarded[d.region] else { return }
-        if dirty && d.time != visible.timestamp { flush() }
+        if dirty && d.time != visible.timestamp { release() }
         visible.timestamp = max(visible.timestamp, d.time)
         let e = entry(serial: d.serial)
         switch d.phase {
@@ -128,9 +144,31 @@ package final class PassthroughTracker {
         }
     }
 
+    /// After the engine processed a frame (or fired its timers): with `liftsOnTime`, lifts every
+    /// shown touch whose finger is up although its end is withheld; then sends the pending report,
+    /// if any, and releases the touches no longer waiting (each after the reports before it).
+    package func flush() {
+        if liftsOnTime { liftLiftedFingers() }
+        release()
+    }
+
+    /// Lifts, as ordinary lifts at the observed frame's instant, the shown touches whose finger
+    /// the last observed frame no longer reports (their `ended` withheld by a recognizer, S24).
+    private func liftLiftedFingers() {
+        var i = 0
+        while i < Self.capacity {
+            if entries[i].inUse && entries[i].shown && down & (1 << UInt64(entries[i].touch & 63)) == 0 {
+                if dirty && visible.timestamp < observedAt { send() }
+                visible.timestamp = max(visible.timestamp, observedAt)
+                lift(i, cancelled: false)
+            }
+            i += 1
+        }
+    }
+
     /// Sends the pending report, if any, then releases the touches no longer waiting (each
     /// release after the reports before it).
-    package func flush() {
+    private func release() {
         send()
         guard waiting > 0 else { return }
         while let n = nextReleasable() {
@@ -345,9 +383,12 @@ package final class PassthroughTouchscreen {
 package struct PassthroughOutput {
     package var screen: PassthroughTouchscreen
     package var forwarded: [Bool]
-    package init(screen: PassthroughTouchscreen, forwarded: [Bool]) {
+    /// `[passthrough] held_ends = "on_time"` (the default): see `PassthroughTracker.liftsOnTime`.
+    package var liftsOnTime: Bool
+    package init(screen: PassthroughTouchscreen, forwarded: [Bool], liftsOnTime: Bool = true) {
         self.screen = screen
         self.forwarded = forwarded
+        self.liftsOnTime = liftsOnTime
     }
 }
 
@@ -357,7 +398,7 @@ enum PassthroughSetup {
         _ output: PassthroughOutput, engine: GestureEngine, events: any GestureEventSink, stage: RecognizerStage
     ) -> PassthroughTouchscreen {
         let screen = output.screen
-        let tracker = PassthroughTracker(forwarded: output.forwarded)
+        let tracker = PassthroughTracker(forwarded: output.forwarded, liftsOnTime: output.liftsOnTime)
         tracker.onFrame = { [unowned screen, unowned tracker] frame in
             screen.write(frame, cancelled: tracker.cancelledInReport)
         }

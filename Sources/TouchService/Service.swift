@@ -333,14 +333,17 @@ package final class Service: @unchecked Sendable {
     /// Low priority, off the pipeline: drains latency samples into the histograms and publishes
     /// the snapshot once a second.
     private func metricsLoop() {
-        var startupPagesReleased = false
+        var nextPageRelease = ServiceProfile.startupMicroseconds
         while isRunning {
             publishSnapshotOnThisThread()
-            if !startupPagesReleased, clock().microseconds(since: startedAt) >= ServiceProfile.startupMicroseconds {
-                // Start-up code leaves most of the binary's text mapped (fault-around): give it back.
-                startupPagesReleased = true
+            let elapsed = clock().microseconds(since: startedAt)
+            if elapsed >= nextPageRelease {
+                // Start-up code, and code run once since (a client connecting, a reload, a command),
+                // stays mapped with its fault-around neighbours: give it back; the loops fault in
+                // again only what they run.
+                nextPageRelease = elapsed + ServiceProfile.pageReleaseIntervalMicroseconds
                 let bytes = host.releaseStartupPages()
-                logger.debug("footprint: released the start-up mappings of \(bytes / 1024) KiB of code")
+                logger.debug("footprint: released the mappings of \(bytes / 1024) KiB of code and read-only data")
             }
             metricsWake.wait(microseconds: 1_000_000)
         }

@@ -66,4 +66,15 @@ extension EvdevKeyTests {
         XCTAssertNotNil(try TestBoards.load(sim).passthrough)
         XCTAssertNoThrow(try TestBoards.load(TestBoards.text(extra: "[passthrough]\n")), "I2C chips own the panel")
     }
+
+    /// `[passthrough] held_ends`: "on_time" (the default) or "delivered"; anything else is one
+    /// error naming the key and the choices.
+    func testPassthroughHeldEnds() throws {
+        XCTAssertEqual(try TestBoards.load(TestBoards.text(extra: "[passthrough]\n")).passthrough?.heldEnds, .onTime)
+        let delivered = TestBoards.text(extra: "[passthrough]\nheld_ends = \"delivered\"\n")
+        XCTAssertEqual(try TestBoards.load(delivered).passthrough?.heldEnds, .delivered)
+        let bad = TestBoards.issues(TestBoards.text(extra: "[passthrough]\nheld_ends = \"late\"\n"))
+        XCTAssertEqual(bad.map(\.keyPath), ["passthrough.held_ends"])
+        XCTAssertEqual(bad.first?.message, "must be \"on_time\" or \"delivered\", got \"late\"")
+    }
 }

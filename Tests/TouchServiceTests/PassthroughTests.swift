@@ -42,7 +42,7 @@ final class PassthroughTests: XCTestCase {
 
     /// The records the passthrough touchscreen writes for `frames` (the tracker's reports through
     /// the encoder, cancels marked), with the reports' frames and which contacts each cancelled.
-    func uiRecords(recognizers: String, frames: [TouchFrame]) throws -> (
+    func uiRecords(recognizers: String, passthrough: String = "", frames: [TouchFrame]) throws -> (
         frames: [TouchFrame], cancelled: [UInt64], events: [InputEvent]
     ) {
         let text = """
@@ -58,6 +58,7 @@ final class PassthroughTests: XCTestCase {
             \(recognizers)
 
             [passthrough]
+            \(passthrough)
             """
         let board = try BoardLoader.parse(text, file: "p.toml", directory: "/tmp")
         let engine = try EngineBuilder.build(board)
@@ -84,6 +85,8 @@ final class PassthroughTests: XCTestCase {
     }
 
     let doubleTap = "[[recognizer]]\nname = \"double\"\nkind = \"tap\"\nregion = \"screen\"\ntaps = 2\n"
+    /// The lift of a withheld end waits for the engine's delivery.
+    let delivered = "held_ends = \"delivered\""
 
     func f(_ ms: Int64, _ contacts: (UInt8, Double, Double)...) -> TouchFrame {
         TouchFrame(timestamp: .milliseconds(ms), contacts: contacts.map { Contact(id: $0.0, x: $0.1, y: $0.2) })
@@ -156,47 +159,78 @@ final class PassthroughTests: XCTestCase {
         XCTAssertEqual(shape(ui), ["100:1@50,50", "110:"])
     }
 
-    // S24 (delays_ended): a tap, then a 2 s press with the same controller id. The double tap
-    // holds the tap's end until it fails (the press outlasts a tap, 1.5 s); the press waits for
-    // that end. The UI gets two touches — the tap's lift before the press lands — each with its
-    // own tracking id, never one 2.2 s press.
+    // S24 (delays_ended), `held_ends = "delivered"`: a tap, then a 2 s press with the same
+    // controller id. The double tap holds the tap's end until it fails (the press outlasts a tap,
+    // 1.5 s); the press waits for that end. The UI gets two touches — the tap's lift before the
+    // press lands — each with its own tracking id, never one 2.2 s press.
     func testTapThenPressWithTheSameIDReachTheUIAsTwoTouches() throws {
         let ui = try uiRecords(
-            recognizers: doubleTap, frames: [f(0, (0, 100, 100)), f(60), f(180, (0, 102, 101)), f(2_180)])
+            recognizers: doubleTap, passthrough: delivered,
+            frames: [f(0, (0, 100, 100)), f(60), f(180, (0, 102, 101)), f(2_180)])
         XCTAssertEqual(shape(ui.frames), ["0:0@100,100", "1680:", "1680:0@102,101", "2180:"])
         XCTAssertEqual(trackingIDs(ui.events).count, 2, "two touches, two tracking ids")
         XCTAssertEqual(Set(trackingIDs(ui.events)).count, 2)
     }
 
-    // S24: the same with a controller that gives the press another id: the tap's finger is up
-    // (the controller no longer reports it) although its end is held, so the press still waits —
-    // the UI never sees the tap and the press down together (two fingers: a pinch).
+    // S24, `held_ends = "delivered"`: the same with a controller that gives the press another id:
+    // the tap's finger is up (the controller no longer reports it) although its end is held, so
+    // the press still waits — the UI never sees the tap and the press down together (a pinch).
     func testPressWithAnotherIDWaitsForTheHeldTapsEnd() throws {
         let ui = try uiRecords(
-            recognizers: doubleTap, frames: [f(0, (0, 100, 100)), f(60), f(180, (1, 102, 101)), f(2_180)])
+            recognizers: doubleTap, passthrough: delivered,
+            frames: [f(0, (0, 100, 100)), f(60), f(180, (1, 102, 101)), f(2_180)])
         XCTAssertEqual(shape(ui.frames), ["0:0@100,100", "1680:", "1680:1@102,101", "2180:"])
         XCTAssertEqual(ui.frames.map(\.count).max(), 1, "never two touches at once")
     }
 
-    // S24: two taps far apart (the double tap fails on the second's distance, releasing the first
-    // tap's end then): the first lifts before the second lands.
+    // S24, `held_ends = "delivered"`: two taps far apart (the double tap fails on the second's
+    // distance, releasing the first tap's end then): the first lifts before the second lands.
     func testTwoTapsWithTheSameIDAreTwoTouchesForTheUI() throws {
         let ui = try uiRecords(
-            recognizers: doubleTap, frames: [f(0, (0, 100, 100)), f(60), f(180, (0, 500, 300)), f(240)])
+            recognizers: doubleTap, passthrough: delivered,
+            frames: [f(0, (0, 100, 100)), f(60), f(180, (0, 500, 300)), f(240)])
         XCTAssertEqual(ui.frames.map(\.count), [1, 0, 1, 0], "\(shape(ui.frames))")
         XCTAssertEqual(ui.frames[1].timestamp.microseconds, ui.frames[2].timestamp.microseconds)
         XCTAssertEqual(ui.frames[2].contacts.first?.position, Point(x: 500, y: 300))
         XCTAssertEqual(Set(trackingIDs(ui.events)).count, 2)
     }
 
-    // S23/S24: a recognized double tap takes both taps away: the UI saw the first land, gets it
-    // cancelled (a palm, libinput's TOUCH_CANCEL), and never sees the second.
+    // S23/S24, `held_ends = "delivered"`: a recognized double tap takes both taps away: the UI saw
+    // the first land, gets it cancelled (a palm, libinput's TOUCH_CANCEL), and never sees the second.
     func testRecognizedDoubleTapCancelsTheFirstAndHidesTheSecond() throws {
         let ui = try uiRecords(
-            recognizers: doubleTap, frames: [f(0, (0, 100, 100)), f(60), f(180, (0, 102, 101)), f(240)])
+            recognizers: doubleTap, passthrough: delivered,
+            frames: [f(0, (0, 100, 100)), f(60), f(180, (0, 102, 101)), f(240)])
         XCTAssertEqual(shape(ui.frames), ["0:0@100,100", "240:"])
         XCTAssertEqual(ui.cancelled, [0, 1])
         XCTAssertEqual(trackingIDs(ui.events).count, 1)
+    }
+
+    // S24 (delays_ended), `held_ends = "on_time"` (the default): a tap, then a 2 s press with the
+    // same controller id. The double tap holds the tap's end until it fails at 1.68 s (S24: the
+    // engine's deliveries are unchanged), but the UI gets each touch as the finger made it: the
+    // tap lifts at 60 ms, the press lands at 180 ms and lifts at 2.18 s — a 2 s press (a browser's
+    // long press), not one that starts late, and two tracking ids.
+    func testHeldEndsReachTheUIWhenTheFingerLifts() throws {
+        let ui = try uiRecords(
+            recognizers: doubleTap, frames: [f(0, (0, 100, 100)), f(60), f(180, (0, 102, 101)), f(2_180)])
+        XCTAssertEqual(shape(ui.frames), ["0:0@100,100", "60:", "180:0@102,101", "2180:"])
+        XCTAssertEqual(ui.cancelled, [0, 0, 0, 0], "ordinary lifts")
+        XCTAssertEqual(Set(trackingIDs(ui.events)).count, 2, "two touches, two tracking ids")
+        // Another controller id for the press: the same, never two fingers down together.
+        let other = try uiRecords(
+            recognizers: doubleTap, frames: [f(0, (0, 100, 100)), f(60), f(180, (1, 102, 101)), f(2_180)])
+        XCTAssertEqual(shape(other.frames), ["0:0@100,100", "60:", "180:1@102,101", "2180:"])
+    }
+
+    // S23/S24, `held_ends = "on_time"`: a recognized double tap. The first tap lifted for the UI
+    // when its finger did (the engine cancels it later: too late to take it back); the second,
+    // recognized on its lift in that same frame, arrives as a cancel (a palm before its lift).
+    func testRecognizedDoubleTapCancelsOnlyTheSecondTapOnTime() throws {
+        let ui = try uiRecords(
+            recognizers: doubleTap, frames: [f(0, (0, 100, 100)), f(60), f(180, (0, 102, 101)), f(240)])
+        XCTAssertEqual(shape(ui.frames), ["0:0@100,100", "60:", "180:0@102,101", "240:"])
+        XCTAssertEqual(ui.cancelled, [0, 0, 0, 1], "the second tap is cancelled, the first was lifted")
     }
 
     // S23: the touches a recognized gesture takes away reach the UI as cancels: the contact turns
@@ -279,8 +313,9 @@ extension CommandLineTests {
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "a failed replay leaves no partial trace")
     }
 
-    /// `replay --passthrough-trace` shows, without a device, that a tap and a press with the same
-    /// contact id reach the UI as two touches, the tap's held lift (S24) before the press lands.
+    /// `replay --passthrough-trace` shows, without a device, that a tap and a 2 s press with the
+    /// same contact id reach the UI as two touches as the fingers made them: the tap's lift, which
+    /// the double tap holds back (S24), at 60 ms, the press from 180 ms to 2.18 s.
     func testReplayPassthroughTraceShowsTwoTouchesForTwoFingers() throws {
         let dir = try makeTemporaryDirectory(self)
         let trace = dir.appendingPathComponent("tap-press.jsonl").path
@@ -323,6 +358,6 @@ extension CommandLineTests {
         XCTAssertEqual(result.status, 0, result.stderr)
         let ui = try TraceReader.read(path: out)
         XCTAssertEqual(ui.frames.map(\.count), [1, 0, 1, 0], "two touches, a lift between them")
-        XCTAssertEqual(ui.frames.map { $0.timestamp.microseconds / 1000 }, [0, 1680, 1680, 2180])
+        XCTAssertEqual(ui.frames.map { $0.timestamp.microseconds / 1000 }, [0, 60, 180, 2180], "as made")
     }
 }

@@ -16,6 +16,8 @@
  *                                "DROPPED yes|no" (whether the kernel told it SYN_DROPPED)
  *         unplug | replug        UI_DEV_DESTROY / create the same device again
  *         touch PATH             create PATH (a signal to the test script)
+ *         mark LABEL             print "MARK LABEL US": CLOCK_MONOTONIC in microseconds, right
+ *                                after the frame before it was written (the kernel's time of it)
  *       Every frame written is printed as "FRAME x,y x,y ..." (the contacts down, by slot).
  *   twinput keyboard NAME SECONDS
  *       A keyboard (EV_KEY, KEY_A..KEY_Z) that exists for SECONDS: an input device that is not
@@ -259,6 +261,11 @@ static int panel(const char *script)
 			printf("UNPLUGGED\n");
 		} else if (!strncmp(line, "replug", 6)) {
 			create_device(0);
+		} else if (sscanf(line, "mark %199s", arg) == 1) {
+			struct timespec t;
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			printf("MARK %s %lld\n", arg, t.tv_sec * 1000000LL + t.tv_nsec / 1000);
+			fflush(stdout);
 		} else if (sscanf(line, "touch %199s", arg) == 1) {
 			int fd = open(arg, O_WRONLY | O_CREAT, 0644);
 			if (fd >= 0)

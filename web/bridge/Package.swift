@@ -32,6 +32,17 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
-        )
+        ),
+        // Unit tests of the bridge's own logic (origins, client limit, slow clients, lines),
+        // run by tools/web-test before the browser test.
+        .testTarget(
+            name: "TouchwireWebTests",
+            dependencies: [
+                "touchwire-web",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ]
 )

@@ -145,12 +145,19 @@ enum CommandBindingReader {
         return d
     }
 
-    /// `[passthrough] name = "…"`, `slots = 10`.
+    /// `[passthrough] name = "…"`, `slots = 10`, `held_ends = "on_time"|"delivered"`.
     static func readPassthrough(_ table: [String: TOMLNode], _ log: inout IssueLog) -> PassthroughDescription {
         var r = TableReader(table, path: "passthrough")
         var d = PassthroughDescription()
         if let n = r.string("name", &log) { d.name = n }
         d.slots = r.integer("slots", in: 1...10, &log)
+        if let s = r.string("held_ends", &log) {
+            if let h = PassthroughDescription.HeldEnds(rawValue: s) {
+                d.heldEnds = h
+            } else {
+                log.add(r.keyPath("held_ends"), "must be \"on_time\" or \"delivered\", got \"\(s)\"")
+            }
+        }
         r.finish(&log, owner: "[passthrough]")
         return d
     }

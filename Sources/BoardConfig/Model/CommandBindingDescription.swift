@@ -67,9 +67,24 @@ package struct PassthroughDescription: Sendable, Equatable {
     package var name: String
     /// `slots`: multi-touch slots (default: the controller's maximum contacts).
     package var slots: Int?
+    /// `held_ends`: when a recognizer holds a touch's end back (`delays_ended`, S24), whether the
+    /// UI's lift still goes out when the finger lifts (`.onTime`, the default) or waits for the
+    /// engine's delivery (`.delivered`).
+    package var heldEnds: HeldEnds
 
-    package init(name: String = "touchwire touchscreen", slots: Int? = nil) {
+    /// The UI's lift of a touch whose end a recognizer holds back (`delays_ended`, S24).
+    package enum HeldEnds: String, Sendable, Equatable, CaseIterable {
+        /// `"on_time"`: the lift goes out when the finger lifts: the UI sees each press as long as
+        /// the finger made it; a gesture recognized afterwards can no longer take that touch back.
+        case onTime = "on_time"
+        /// `"delivered"`: the lift waits for the engine's `ended` (or `cancelled`), as UIKit delivers
+        /// to a view: the UI sees the press longer by the wait, and a finger landing meanwhile waits.
+        case delivered
+    }
+
+    package init(name: String = "touchwire touchscreen", slots: Int? = nil, heldEnds: HeldEnds = .onTime) {
         self.name = name
         self.slots = slots
+        self.heldEnds = heldEnds
     }
 }

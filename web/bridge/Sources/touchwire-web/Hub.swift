@@ -9,7 +9,7 @@ import Synchronization
 /// queue is full is a client that stopped reading, and it is disconnected at once (its channel
 /// closed, so a write stuck on its full socket fails too). The other clients and the reading of
 /// touchwire's socket go on at their own pace.
-final class Hub: Sendable {
+public final class Hub: Sendable {
     struct Client {
         let continuation: AsyncStream<String>.Continuation
         let channel: any Channel
@@ -30,13 +30,13 @@ final class Hub: Sendable {
         var commandsRefused = 0
     }
 
-    let maxClients: Int
+    public let maxClients: Int
     let clientBuffer: Int
     let socketPath: String
     let logger: Logger
     private let state = Mutex(Counters())
 
-    init(maxClients: Int, clientBuffer: Int, socketPath: String, logger: Logger) {
+    public init(maxClients: Int, clientBuffer: Int, socketPath: String, logger: Logger) {
         self.maxClients = maxClients
         self.clientBuffer = clientBuffer
         self.socketPath = socketPath
@@ -44,10 +44,10 @@ final class Hub: Sendable {
     }
 
     /// Whether one more client may subscribe.
-    var hasRoom: Bool { state.withLock { $0.clients.count < maxClients } }
+    public var hasRoom: Bool { state.withLock { $0.clients.count < maxClients } }
 
     /// Subscribes a client: its queue of event lines, or nil when `maxClients` are subscribed.
-    func attach(channel: any Channel, origin: String) -> (id: Int, lines: AsyncStream<String>)? {
+    public func attach(channel: any Channel, origin: String) -> (id: Int, lines: AsyncStream<String>)? {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(clientBuffer))
         let id: Int? = state.withLock {
             guard $0.clients.count < maxClients else {
@@ -65,7 +65,7 @@ final class Hub: Sendable {
     }
 
     /// Unsubscribes a client that left (or was dropped).
-    func detach(_ id: Int) {
+    public func detach(_ id: Int) {
         let client = state.withLock { $0.clients.removeValue(forKey: id) }
         if let client {
             client.continuation.finish()
@@ -73,10 +73,10 @@ final class Hub: Sendable {
         }
     }
 
-    var count: Int { state.withLock { $0.clients.count } }
+    public var count: Int { state.withLock { $0.clients.count } }
 
     /// Queues one event line for every client; drops the clients whose queue is full.
-    func broadcast(_ line: String) {
+    public func broadcast(_ line: String) {
         var stalled: [(Int, Client)] = []
         state.withLock {
             $0.events += 1
@@ -125,7 +125,7 @@ final class Hub: Sendable {
     /// Whether `text`, a message from a page, is a command to pass to touchwire: one line of
     /// printable ASCII starting with `display ` (touch to wake's commands on the event socket), at
     /// most `maximumCommand` bytes. Anything else from a page is ignored.
-    static func isCommand(_ text: String) -> Bool {
+    public static func isCommand(_ text: String) -> Bool {
         text.hasPrefix("display ") && text.utf8.count <= maximumCommand
             && text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7f }
     }
@@ -152,7 +152,7 @@ final class Hub: Sendable {
     }
 
     /// `GET /status`: one JSON object.
-    func statusJSON() -> String {
+    public func statusJSON() -> String {
         state.withLock { s in
             """
             {"socket":\(jsonString(socketPath)),"upstream":"\(s.upstreamConnected ? "connected" : "waiting")",\

@@ -110,8 +110,8 @@ struct Options: Sendable {
     }
 }
 
-struct OptionError: Error, CustomStringConvertible {
-    var description: String
+public struct OptionError: Error, CustomStringConvertible {
+    public var description: String
     init(_ description: String) { self.description = description }
 }
 

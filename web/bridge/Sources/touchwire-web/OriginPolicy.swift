@@ -3,11 +3,16 @@
 /// Browsers always send `Origin` on a WebSocket handshake, and a page cannot forge it. A request
 /// without one is not from a browser page (a local tool such as `curl`); it is let through, since
 /// the listening address (loopback by default) is what keeps other machines out.
-struct OriginPolicy: Sendable {
+///
+/// Public (as `Hub` and `LineSplitter` are) for the unit tests, which import this executable's
+/// module without `@testable` so that they build in the release configuration the bridge ships in.
+public struct OriginPolicy: Sendable {
     /// Normalized allowed origins; empty means "any loopback origin".
-    var allowed: [String]
+    public var allowed: [String]
 
-    func permits(_ origin: String?) -> Bool {
+    public init(allowed: [String]) { self.allowed = allowed }
+
+    public func permits(_ origin: String?) -> Bool {
         guard let origin else { return true }
         let o = Self.normalize(origin)
         if allowed.isEmpty {
@@ -24,7 +29,7 @@ struct OriginPolicy: Sendable {
     }
 
     /// Checks an `--allow-origin` / `allowed_origins` entry: `scheme://host[:port]`, `null` or `*`.
-    static func normalizeAllowed(_ text: String) throws(OptionError) -> String {
+    public static func normalizeAllowed(_ text: String) throws(OptionError) -> String {
         let o = normalize(text)
         if o == "null" || o == "*" { return o }
         guard let parts = split(o), parts.scheme == "http" || parts.scheme == "https", !parts.host.isEmpty else {

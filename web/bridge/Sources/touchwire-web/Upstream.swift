@@ -61,27 +61,48 @@ struct Upstream: Sendable {
     }
 
     private func readLines(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>) async throws {
-        var pending = ByteBuffer()
-        var skipping = false
-        for try await var chunk in inbound {
-            pending.writeBuffer(&chunk)
-            while let newline = pending.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
-                let length = newline - pending.readerIndex
-                let line = pending.readString(length: length) ?? ""
-                pending.moveReaderIndex(forwardBy: 1)
-                if skipping {
-                    skipping = false
-                } else if !line.isEmpty {
-                    hub.broadcast(line)
-                }
-            }
-            if pending.readableBytes > Self.maximumLine {
+        var splitter = LineSplitter(maximumLine: Self.maximumLine)
+        for try await chunk in inbound {
+            if splitter.append(chunk, each: { hub.broadcast($0) }) {
                 logger.warning("skipped a line of more than \(Self.maximumLine) bytes from \(path)")
-                pending.clear()
-                skipping = true
-            } else {
-                pending.discardReadBytes()
             }
         }
+    }
+}
+
+/// Cuts touchwire's byte stream into its lines (formats §2: one JSON event per line), each one
+/// WebSocket message: whatever the chunks' boundaries, every complete line once, in order,
+/// without its newline; empty lines are left out; a line longer than `maximumLine` is skipped
+/// whole (up to its newline), and the lines after it are not.
+public struct LineSplitter {
+    public let maximumLine: Int
+    private var pending = ByteBuffer()
+    private var skipping = false
+
+    public init(maximumLine: Int) { self.maximumLine = maximumLine }
+
+    /// Hands every line `chunk` completes to `each`. Returns true when it started skipping an
+    /// over-long line.
+    public mutating func append(_ chunk: ByteBuffer, each: (String) -> Void) -> Bool {
+        var chunk = chunk
+        pending.writeBuffer(&chunk)
+        while let newline = pending.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
+            let length = newline - pending.readerIndex
+            let line = pending.readString(length: length) ?? ""
+            pending.moveReaderIndex(forwardBy: 1)
+            if skipping {
+                skipping = false
+            } else if !line.isEmpty {
+                each(line)
+            }
+        }
+        if pending.readableBytes > maximumLine {
+            pending.clear()
+            let started = !skipping
+            skipping = true
+            return started
+        }
+        pending.discardReadBytes()
+        return false
     }
 }
