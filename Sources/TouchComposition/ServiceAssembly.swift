@@ -52,7 +52,7 @@ extension Service {
         let simulated = board.controller?.bus == .simulated
         let profile = ServiceProfile(
             boardName: board.name,
-            controller: (board.controller?.chip.rawValue ?? "none") + (simulated ? " (sim)" : ""),
+            controller: (board.controller?.input.boardName ?? "none") + (simulated ? " (sim)" : ""),
             statusFile: settings.statusFile, prometheusFile: settings.prometheusFile ?? board.metrics.prometheusFile,
             reloads: settings.reloads, idleInterruptWatchdogMicroseconds: settings.idleInterruptWatchdogMicroseconds)
         let gate = board.display.map { d in
@@ -89,7 +89,7 @@ extension PassthroughTracker {
         throws(ServiceError) -> PassthroughOutput?
     {
         guard let p = board.passthrough else { return nil }
-        let slots = p.slots ?? board.controller?.chip.maxContacts ?? 10
+        let slots = p.slots ?? board.controller?.input.maxContacts ?? 10
         do throws(UInputError) {
             let device = try devices.touchscreen(
                 name: p.name, width: board.panel.width, height: board.panel.height, slots: slots,

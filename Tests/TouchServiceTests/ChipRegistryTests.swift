@@ -61,7 +61,7 @@ final class ChipRegistryTests: XCTestCase, TouchwireCommandLine {
             XCTAssertEqual(board.controller?.chip, chip)
             let clock = ManualClock()
             let stdout = CollectingSink()
-            let service = try Service(board: board, logger: quietLogger, stdout: stdout, clock: clock.read)
+            let service = try Service(board: board, logger: quietLogger, stdout: stdout, clock: clock)
             XCTAssertTrue(service.driver.start(at: .zero), "\(chip) did not start")
             for ms in stride(from: Int64(0), through: 500, by: 10) {
                 clock.now = .milliseconds(ms)

@@ -16,7 +16,7 @@ final class ICN8318BoardTests: XCTestCase, TouchwireCommandLine {
         XCTAssertEqual(board.controller?.chip, .icn8318)
         let clock = ManualClock()
         let stdout = CollectingSink()
-        let service = try Service(board: board, logger: quietLogger, stdout: stdout, clock: clock.read)
+        let service = try Service(board: board, logger: quietLogger, stdout: stdout, clock: clock)
         XCTAssertTrue(service.driver.start(at: .zero))
         XCTAssertEqual(service.driver.controller.identity?.chipName, "ICN8318")
         // One pass of the looping demo (7.17 s), read every 10 ms as the board's report rate does.
