@@ -136,7 +136,7 @@ public final class GestureEngine {
     /// a plain buffer and a count, emptied by resetting the count.
     let pending: UnsafeMutablePointer<GestureEvent>
     @exclusivity(unchecked) var pendingCount = 0
-    let actionCapacity = 256
+    let actionCapacity: Int
     @exclusivity(unchecked) var regionActiveTouches: ContiguousArray<Int>
     /// By region index: the recognizers attached to that region or an ancestor (bit = index), the
     /// only ones a touch landing there is offered to (S8). Rebuilt with the relations.
@@ -153,8 +153,15 @@ public final class GestureEngine {
     @exclusivity(unchecked) public var tapCountInterval: Int64 = 300_000
     @exclusivity(unchecked) public var tapCountDistance: Double
 
-    /// An engine for the region tree under `root`.
-    public init(root: Region, pixelsPerPoint: Double = 1) {
+    /// The actions one step queues at most by default (`init`'s `actionCapacity`).
+    public static let defaultActionCapacity = 256
+
+    /// An engine for the region tree under `root`. `actionCapacity`: the actions one step may
+    /// queue (S5), allocated once (a microcontroller's firmware takes fewer: docs/mcu.md);
+    /// beyond it they are dropped and counted (`droppedActions`).
+    public init(root: Region, pixelsPerPoint: Double = 1, actionCapacity: Int = GestureEngine.defaultActionCapacity) {
+        precondition(actionCapacity > 0, "GestureEngine: actionCapacity must be positive")
+        self.actionCapacity = actionCapacity
         self.root = root
         self.pixelsPerPoint = pixelsPerPoint
         regions = root.flattened()
@@ -169,7 +176,7 @@ public final class GestureEngine {
         deadlines.initialize(repeating: .max, count: GestureEngine.maximumRecognizers)
         phaseSets = .allocate(capacity: 2)
         phaseSets.initialize(repeating: TouchSet(), count: 2)
-        pending = .allocate(capacity: 256)  // actionCapacity
+        pending = .allocate(capacity: actionCapacity)
         regionActiveTouches = ContiguousArray(repeating: 0, count: regions.count)
         recognizersOver = ContiguousArray(repeating: 0, count: regions.count)
         tapCountDistance = 45 * pixelsPerPoint
