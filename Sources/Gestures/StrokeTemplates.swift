@@ -38,6 +38,12 @@ public struct StrokeTemplateSet: Sendable, Equatable {
     package let shapes: [Double]
     /// Whether this is the table store (`builtInTable`).
     let fromTable: Bool
+    /// The table store's full search (`searchTable`), nil in the prepared store. Reached through
+    /// this value only, so that a firmware without `builtInTable` links neither the search nor
+    /// the 199 KB table (ld.lld's `--gc-sections`: the stroke classes' vtables are linked in
+    /// whenever a board names one of them).
+    private let tableSearch:
+        (@Sendable (UnsafePointer<Double>) -> (template: Int, name: UnsafeBufferPointer<UInt8>, distance: Double))?
     /// The start-depth rules (`startDepthRules`) whose two gestures are both in `names`, by index.
     let depthRules: [ResolvedDepthRule]
     /// The templates in clusters, for the exact pruning of `nearest`.
@@ -80,6 +86,7 @@ public struct StrokeTemplateSet: Sendable, Equatable {
         count = gestureOfTemplate.count
         self.shapes = shapes
         fromTable = false
+        tableSearch = nil
         depthRules = Self.resolve(names)
         clusters = .empty
         lineLike = []
@@ -126,6 +133,7 @@ public struct StrokeTemplateSet: Sendable, Equatable {
         self.count = count
         shapes = []
         fromTable = true
+        tableSearch = Self.searchTable
         depthRules = Self.resolve(names)
         clusters = .empty
         lineLike = names.indices.map { thin[$0] > total[$0] / 2 }
@@ -153,14 +161,15 @@ public struct StrokeTemplateSet: Sendable, Equatable {
         }
     }
 
-    /// The table store's full search: the lowest-numbered template at the smallest distance, and
-    /// its gesture. Allocates nothing.
-    private func nearestInTable(_ q: UnsafePointer<Double>) -> (template: Int, gesture: Int, distance: Double)? {
-        guard count > 0 else { return nil }
+    /// The full search of the built-in table: the lowest-numbered template at the smallest
+    /// distance, its name and the distance. Allocates nothing.
+    private static func searchTable(_ q: UnsafePointer<Double>) -> (
+        template: Int, name: UnsafeBufferPointer<UInt8>, distance: Double
+    ) {
         var best = 0
         var bestDistance = Double.infinity
         var bestName = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-        Self.withPreparedTable(measures: false) { t, name, shape in
+        withPreparedTable(measures: false) { t, name, shape in
             let d = StrokeShape.distance(q, shape, unlessAtLeast: bestDistance)
             if d < bestDistance {
                 bestDistance = d
@@ -168,6 +177,13 @@ public struct StrokeTemplateSet: Sendable, Equatable {
                 bestName = name
             }
         }
+        return (best, bestName, bestDistance)
+    }
+
+    /// The table store's search (`searchTable`) and the winner's gesture. Allocates nothing.
+    private func nearestInTable(_ q: UnsafePointer<Double>) -> (template: Int, gesture: Int, distance: Double)? {
+        guard count > 0, let tableSearch else { return nil }
+        let (best, bestName, bestDistance) = tableSearch(q)
         var g = 0
         while g < names.count && !names[g].utf8.elementsEqual(bestName) { g += 1 }
         return g < names.count ? (best, g, bestDistance) : nil
@@ -245,6 +261,7 @@ public struct StrokeTemplateSet: Sendable, Equatable {
         count = gestures.count
         self.shapes = shapes
         fromTable = false
+        tableSearch = nil
         depthRules = Self.resolve(names)
         let clusters =
             templates.isEmpty
