@@ -28,7 +28,7 @@ enum BuiltInStrokeTable {
     /// The templates, in the order of `text`.
     static func templates() -> [StrokeTemplate] {
         var result: [StrokeTemplate] = []
-        forEach { _, name, points in
+        forEachTemplate { _, name, points in
             result.append(StrokeTemplate(name: String(decoding: name, as: UTF8.self), points: Array(points)))
         }
         return result
@@ -37,7 +37,7 @@ enum BuiltInStrokeTable {
     /// Calls `body` with each template in the order of `text`: its index, its name (UTF-8, in the
     /// constant table: valid for the program's life) and its points, decoded on the stack.
     /// Allocates nothing (the matching from the table, `StrokeTemplateSet.builtInTable`).
-    static func forEach(_ body: (Int, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Point>) -> Void) {
+    static func forEachTemplate(_ body: (Int, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Point>) -> Void) {
         var points = InlineArray<32, Point>(repeating: .zero)  // pointsPerTemplate
         var pointSpan = points.mutableSpan
         pointSpan.withUnsafeMutableBufferPointer { p in

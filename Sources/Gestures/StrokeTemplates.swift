@@ -152,7 +152,7 @@ public struct StrokeTemplateSet: Sendable, Equatable {
         var scratchSpan = scratch.mutableSpan
         shapeSpan.withUnsafeMutableBufferPointer { out in
             scratchSpan.withUnsafeMutableBufferPointer { sc in
-                BuiltInStrokeTable.forEach { t, name, points in
+                BuiltInStrokeTable.forEachTemplate { t, name, points in
                     if StrokeShape.prepare(points, into: out, scratch: sc, measures: measures) {
                         body(t, name, UnsafePointer(out.baseAddress!))
                     }

@@ -458,7 +458,8 @@ final class StrokeTests: XCTestCase {
         XCTAssertEqual(table.names, prepared.names)
         XCTAssertEqual(table.count, prepared.count)
         XCTAssertEqual(table.lineLike, prepared.lineLike)
-        let people = StrokeLearning.templates(frames: try Self.trace("s02").frames, labels: try Self.labels("s02"), name: nil)
+        let people = StrokeLearning.templates(
+            frames: try Self.trace("s02").frames, labels: try Self.labels("s02"), name: nil)
         let everydayPath = repositoryRoot.appendingPathComponent("data/everyday/pen-240x320.jsonl").path
         let everyday = StrokeLearning.templates(
             frames: try TraceReader.read(path: everydayPath).frames, labels: nil, name: "everyday")
