@@ -112,10 +112,17 @@ public final class GestureEngine {
     /// The actions of the step being handled (`actionCapacity` of them at most), allocated once:
     /// a plain buffer and a count, emptied by resetting the count.
     let pending: UnsafeMutablePointer<GestureEvent>
-    let actionCapacity = 256
+    let actionCapacity: Int
 
-    /// An engine for the region tree under `root`.
-    public init(root: Region, pixelsPerPoint: Double = 1) {
+    /// The actions one step queues at most by default (`init`'s `actionCapacity`).
+    public static let defaultActionCapacity = 256
+
+    /// An engine for the region tree under `root`. `actionCapacity`: the actions one step may
+    /// queue (S5), allocated once (a microcontroller's firmware takes fewer: docs/mcu.md);
+    /// beyond it they are dropped and counted (`droppedActions`).
+    public init(root: Region, pixelsPerPoint: Double = 1, actionCapacity: Int = GestureEngine.defaultActionCapacity) {
+        precondition(actionCapacity > 0, "GestureEngine: actionCapacity must be positive")
+        self.actionCapacity = actionCapacity
         self.root = root
         self.pixelsPerPoint = pixelsPerPoint
         regions = root.flattened()
@@ -130,7 +137,7 @@ public final class GestureEngine {
         deadlines.initialize(repeating: .max, count: GestureEngine.maximumRecognizers)
         phaseSets = .allocate(capacity: 2)
         phaseSets.initialize(repeating: TouchSet(), count: 2)
-        pending = .allocate(capacity: 256)  // actionCapacity
+        pending = .allocate(capacity: actionCapacity)
         fields = EngineFields(regionCount: regions.count, tapCountDistance: 45 * pixelsPerPoint)
         precondition(slotForID.count == GestureEngine.trackingIDs && UInt16.bitWidth == GestureEngine.trackingIDs)
     }

@@ -68,38 +68,51 @@ public enum StrokeRejection {
     /// of 30–150° (every 20°) with their chord every 22.5°, bending either way. Ideal shapes:
     /// the jitter and speed of a real hand are what the matching already ignores.
     public static func everydayShapes() -> [StrokeTemplate] {
-        let n = 24
-        var out: [StrokeTemplate] = []
+        var points = [Point](repeating: .zero, count: everydayPointCount)
+        return (0..<everydayShapeCount).map { i in
+            points.withUnsafeMutableBufferPointer { everydayShape(i, into: $0) }
+            return StrokeTemplate(name: everydayName, points: points)
+        }
+    }
+
+    /// How many everyday shapes there are (`everydayShapes`), and their points.
+    static let everydayShapeCount = 24 * everydayBows.count + everydaySweeps * 16 * 2
+    static let everydayPointCount = 24
+    private static let everydayBows = [0, 0.04, -0.04, 0.08, -0.08]
+    private static let everydaySweeps = 7  // 30° to 150° every 20°
+
+    /// Writes the points of everyday shape `i` (`everydayShapes()[i]`) into `out`
+    /// (`everydayPointCount`). Allocates nothing: the matching from the built-in table generates
+    /// each shape when it compares it (`StrokeTemplateSet.builtInTable`).
+    static func everydayShape(_ i: Int, into out: UnsafeMutableBufferPointer<Point>) {
+        let n = everydayPointCount
         func rotated(_ x: Double, _ y: Double, by angle: Double) -> Point {
             Point(x: x * CMath.cos(angle) - y * CMath.sin(angle), y: x * CMath.sin(angle) + y * CMath.cos(angle))
         }
-        for k in 0..<24 {
-            let angle = Double(k) * 15 * Double.pi / 180
-            for bow in [0, 0.04, -0.04, 0.08, -0.08] {
-                let points = (0..<n).map { i -> Point in
-                    let s = Double(i) / Double(n - 1)
-                    return rotated(100 * s, bow * 100 * 4 * s * (1 - s), by: angle)
-                }
-                out.append(StrokeTemplate(name: everydayName, points: points))
+        let lines = 24 * everydayBows.count
+        if i < lines {
+            // Straight and bowed lines every 15°.
+            let angle = Double(i / everydayBows.count) * 15 * Double.pi / 180
+            let bow = everydayBows[i % everydayBows.count]
+            for p in 0..<n {
+                let s = Double(p) / Double(n - 1)
+                out[p] = rotated(100 * s, bow * 100 * 4 * s * (1 - s), by: angle)
             }
-        }
-        for sweepDegrees in stride(from: 30, through: 150, by: 20) {
+        } else {
+            // Circular arcs, their chord every 22.5°, bending either way.
+            let j = i - lines
+            let sweepDegrees = 30 + 20 * (j / 32)
             let sweep = Double(sweepDegrees) * Double.pi / 180
             let radius = 100 / sweep
-            for k in 0..<16 {
-                let chord = Double(k) * 22.5 * Double.pi / 180
-                for sense in [1.0, -1.0] {
-                    let points = (0..<n).map { i -> Point in
-                        let a = -sweep / 2 + sweep * Double(i) / Double(n - 1)
-                        let x = radius * CMath.sin(a)
-                        let y = sense * (radius * CMath.cos(a) - radius * CMath.cos(sweep / 2))
-                        return rotated(x, y, by: chord)
-                    }
-                    out.append(StrokeTemplate(name: everydayName, points: points))
-                }
+            let chord = Double((j % 32) / 2) * 22.5 * Double.pi / 180
+            let sense = j % 2 == 0 ? 1.0 : -1.0
+            for p in 0..<n {
+                let a = -sweep / 2 + sweep * Double(p) / Double(n - 1)
+                let x = radius * CMath.sin(a)
+                let y = sense * (radius * CMath.cos(a) - radius * CMath.cos(sweep / 2))
+                out[p] = rotated(x, y, by: chord)
             }
         }
-        return out
     }
 
     /// The name the everyday shapes carry (never a gesture's: a template file name cannot be empty).

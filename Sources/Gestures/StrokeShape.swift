@@ -69,6 +69,15 @@ public enum StrokeShape {
         _ points: UnsafeBufferPointer<Point>, into out: UnsafeMutableBufferPointer<Double>,
         scratch: UnsafeMutableBufferPointer<Double>
     ) -> Bool {
+        prepare(points, into: out, scratch: scratch, measures: true)
+    }
+
+    /// `prepare`, with the measures (`Measure`, the doubles from `startDepthOffset` on) written
+    /// only when `measures`: `distance` reads only the two forms, which are the same either way.
+    static func prepare(
+        _ points: UnsafeBufferPointer<Point>, into out: UnsafeMutableBufferPointer<Double>,
+        scratch: UnsafeMutableBufferPointer<Double>, measures: Bool
+    ) -> Bool {
         let n = sampleCount
         precondition(out.count >= stride && scratch.count >= 2 * n, "StrokeShape.prepare: buffers too small")
         guard resample(points, count: n, into: scratch) else { return false }
@@ -112,6 +121,7 @@ public enum StrokeShape {
             out[2 * n + 2 * k] = (scratch[2 * k] - mx) / w
             out[2 * n + 2 * k + 1] = (scratch[2 * k + 1] - my) / h
         }
+        guard measures else { return true }
         out[startDepthOffset] = maxY > minY ? (scratch[1] - minY) / (maxY - minY) : 0.5
         measure(scratch, centroid: (cx, cy), height: maxY - minY, into: out)
         return true

@@ -16,13 +16,34 @@ public struct StrokeTemplate: Sendable, Equatable {
 /// A value type of flat arrays, shared by every recognizer built from it. `names` are the
 /// distinct gesture names in the order they first appear; several templates may share a name
 /// (several prototypes per gesture).
+///
+/// The prepared shapes live in one of two stores, with the same decisions to the bit:
+/// - **prepared** (`init(_:)`, `builtIn`): every template prepared once into RAM (`shapes`,
+///   134 doubles each), searched with exact pruning (`StrokeClusters`). Fast; 1.9 MB for the
+///   built-in set. The host's store, and any template file's.
+/// - **the built-in table** (`builtInTable`): nothing prepared in RAM; each lifted stroke is
+///   compared with every template of the constant table (`BuiltInStrokeTable`, in flash on a
+///   microcontroller), prepared one at a time on the stack, and with every everyday shape,
+///   generated the same way. A few hundred bytes of RAM, 1,780 preparations per lift: the
+///   firmware's store (docs/mcu.md). The full search finds what the pruning finds.
 public struct StrokeTemplateSet: Sendable, Equatable {
     /// Distinct gesture names.
     public let names: [String]
-    /// For each template, the index of its name in `names`.
+    /// For each template, the index of its name in `names`. Empty in the table store
+    /// (`builtInTable`), which keeps no per-template array.
     public let gestureOfTemplate: [Int]
-    /// `count × StrokeShape.stride` doubles.
+    /// How many templates.
+    public let count: Int
+    /// `count × StrokeShape.stride` doubles (the prepared store; empty in the table store).
     package let shapes: [Double]
+    /// Whether this is the table store (`builtInTable`).
+    let fromTable: Bool
+    /// The table store's full search (`searchTable`), nil in the prepared store. Reached through
+    /// this value only, so that a firmware without `builtInTable` links neither the search nor
+    /// the 199 KB table (ld.lld's `--gc-sections`: the stroke classes' vtables are linked in
+    /// whenever a board names one of them).
+    private let tableSearch:
+        (@Sendable (UnsafePointer<Double>) -> (template: Int, name: UnsafeBufferPointer<UInt8>, distance: Double))?
     /// The start-depth rules (`startDepthRules`) whose two gestures are both in `names`, by index.
     let depthRules: [ResolvedDepthRule]
     /// The templates in clusters, for the exact pruning of `nearest`.
@@ -56,15 +77,16 @@ public struct StrokeTemplateSet: Sendable, Equatable {
         var threshold: Double
     }
 
-    public var count: Int { gestureOfTemplate.count }
-
     /// No templates: recognizes nothing.
     public static let empty = StrokeTemplateSet(names: [], gestureOfTemplate: [], shapes: [])
 
     private init(names: [String], gestureOfTemplate: [Int], shapes: [Double]) {
         self.names = names
         self.gestureOfTemplate = gestureOfTemplate
+        count = gestureOfTemplate.count
         self.shapes = shapes
+        fromTable = false
+        tableSearch = nil
         depthRules = Self.resolve(names)
         clusters = .empty
         lineLike = []
@@ -73,7 +95,126 @@ public struct StrokeTemplateSet: Sendable, Equatable {
     }
 
     public static func == (a: StrokeTemplateSet, b: StrokeTemplateSet) -> Bool {
-        a.names == b.names && a.gestureOfTemplate == b.gestureOfTemplate && a.shapes == b.shapes
+        a.fromTable == b.fromTable && a.names == b.names && a.gestureOfTemplate == b.gestureOfTemplate
+            && a.shapes == b.shapes
+    }
+
+    /// The built-in templates (`builtIn`'s) in the table store: matched straight from the constant
+    /// table, each prepared when compared, for a microcontroller's RAM (docs/mcu.md). Its
+    /// decisions are `builtIn`'s to the bit (`StrokeTests`); a lift costs about 1,780 preparations
+    /// instead of a few dozen distances.
+    public static let builtInTable = StrokeTemplateSet(builtInTable: ())
+
+    /// One pass over the table: the names, and each gesture's line-likeness (its median thinness
+    /// below `lineLikeThinness` exactly when more than half its templates are).
+    private init(builtInTable: Void) {
+        precondition(
+            StrokeShape.stride == 134 && StrokeShape.sampleCount == 32 && StrokeRejection.everydayPointCount == 24
+                && BuiltInStrokeTable.pointsPerTemplate == 32,
+            "StrokeTemplateSet.builtInTable: the stack buffers' sizes")
+        var names: [String] = []
+        var total: [Int] = []
+        var thin: [Int] = []
+        var count = 0
+        Self.withPreparedTable(measures: true) { _, name, shape in
+            var g = 0
+            while g < names.count && !names[g].utf8.elementsEqual(name) { g += 1 }
+            if g == names.count {
+                names.append(String(decoding: name, as: UTF8.self))
+                total.append(0)
+                thin.append(0)
+            }
+            total[g] += 1
+            if shape[StrokeShape.Measure.thinness.offset] < StrokeRejection.lineLikeThinness { thin[g] += 1 }
+            count += 1
+        }
+        self.names = names
+        gestureOfTemplate = []
+        self.count = count
+        shapes = []
+        fromTable = true
+        tableSearch = Self.searchTable
+        depthRules = Self.resolve(names)
+        clusters = .empty
+        lineLike = names.indices.map { thin[$0] > total[$0] / 2 }
+        turnRules = StrokeRejection.turnRules.compactMap { r in names.firstIndex(of: r.gesture).map { ($0, r) } }
+        everyday = .empty
+    }
+
+    /// Calls `body` with each built-in template's index, name and prepared shape (prepared on the
+    /// stack; with its measures only when `measures`). A template with no length is skipped.
+    private static func withPreparedTable(
+        measures: Bool, _ body: (Int, UnsafeBufferPointer<UInt8>, UnsafePointer<Double>) -> Void
+    ) {
+        var shape = InlineArray<134, Double>(repeating: 0)  // StrokeShape.stride
+        var scratch = InlineArray<64, Double>(repeating: 0)  // 2 × StrokeShape.sampleCount
+        var shapeSpan = shape.mutableSpan
+        var scratchSpan = scratch.mutableSpan
+        shapeSpan.withUnsafeMutableBufferPointer { out in
+            scratchSpan.withUnsafeMutableBufferPointer { sc in
+                BuiltInStrokeTable.forEachTemplate { t, name, points in
+                    if StrokeShape.prepare(points, into: out, scratch: sc, measures: measures) {
+                        body(t, name, UnsafePointer(out.baseAddress!))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The full search of the built-in table: the lowest-numbered template at the smallest
+    /// distance, its name and the distance. Allocates nothing.
+    private static func searchTable(_ q: UnsafePointer<Double>) -> (
+        template: Int, name: UnsafeBufferPointer<UInt8>, distance: Double
+    ) {
+        var best = 0
+        var bestDistance = Double.infinity
+        var bestName = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        withPreparedTable(measures: false) { t, name, shape in
+            let d = StrokeShape.distance(q, shape, unlessAtLeast: bestDistance)
+            if d < bestDistance {
+                bestDistance = d
+                best = t
+                bestName = name
+            }
+        }
+        return (best, bestName, bestDistance)
+    }
+
+    /// The table store's search (`searchTable`) and the winner's gesture. Allocates nothing.
+    private func nearestInTable(_ q: UnsafePointer<Double>) -> (template: Int, gesture: Int, distance: Double)? {
+        guard count > 0, let tableSearch else { return nil }
+        let (best, bestName, bestDistance) = tableSearch(q)
+        var g = 0
+        while g < names.count && !names[g].utf8.elementsEqual(bestName) { g += 1 }
+        return g < names.count ? (best, g, bestDistance) : nil
+    }
+
+    /// Whether an everyday shape that the set keeps lies nearer than `bound` to the prepared
+    /// `shape` (`StrokeEverydaySet.hasShape`; the table store generates and prepares each one on
+    /// the stack). Allocates nothing.
+    func hasEverydayShape(nearerThan bound: Double, to shape: UnsafePointer<Double>) -> Bool {
+        guard fromTable else { return everyday.hasShape(nearerThan: bound, to: shape) }
+        guard bound > 0 else { return false }
+        var points = InlineArray<24, Point>(repeating: .zero)  // StrokeRejection.everydayPointCount
+        var everydayShape = InlineArray<134, Double>(repeating: 0)  // StrokeShape.stride
+        var scratch = InlineArray<64, Double>(repeating: 0)  // 2 × StrokeShape.sampleCount
+        var pointSpan = points.mutableSpan
+        var shapeSpan = everydayShape.mutableSpan
+        var scratchSpan = scratch.mutableSpan
+        return pointSpan.withUnsafeMutableBufferPointer { p in
+            shapeSpan.withUnsafeMutableBufferPointer { out in
+                scratchSpan.withUnsafeMutableBufferPointer { sc in
+                    for i in 0..<StrokeRejection.everydayShapeCount
+                    where !BuiltInStrokeTable.excludedEverydayShapes.contains(i) {
+                        StrokeRejection.everydayShape(i, into: p)
+                        guard StrokeShape.prepare(UnsafeBufferPointer(p), into: out, scratch: sc, measures: false)
+                        else { continue }
+                        if StrokeShape.distance(shape, out.baseAddress!, unlessAtLeast: bound) < bound { return true }
+                    }
+                    return false
+                }
+            }
+        }
     }
 
     private static func resolve(_ names: [String]) -> [ResolvedDepthRule] {
@@ -117,7 +258,10 @@ public struct StrokeTemplateSet: Sendable, Equatable {
         }
         self.names = names
         self.gestureOfTemplate = gestures
+        count = gestures.count
         self.shapes = shapes
+        fromTable = false
+        tableSearch = nil
         depthRules = Self.resolve(names)
         let clusters =
             templates.isEmpty
@@ -167,7 +311,7 @@ public struct StrokeTemplateSet: Sendable, Equatable {
         for r in turnRules where r.gesture == gesture && !r.rule.holds(for: shape) {
             return .structure(nearest: gesture)
         }
-        if everyday.hasShape(nearerThan: distance - StrokeRejection.everydayMargin, to: shape) {
+        if hasEverydayShape(nearerThan: distance - StrokeRejection.everydayMargin, to: shape) {
             return .everyday(nearest: gesture)
         }
         return .gesture(gesture, distance: distance)
@@ -178,8 +322,15 @@ public struct StrokeTemplateSet: Sendable, Equatable {
     /// `startDepthRules` pair, the shape's start depth picks which of the two it is (the distance
     /// stays the winner's). Nil when the set is empty. Allocates nothing.
     public func nearest(_ shape: UnsafePointer<Double>) -> (gesture: Int, distance: Double)? {
-        guard let (best, bestDistance) = nearestTemplate(shape) else { return nil }
-        var gesture = gestureOfTemplate[best]
+        var gesture: Int
+        let bestDistance: Double
+        if fromTable {
+            guard let (_, g, d) = nearestInTable(shape) else { return nil }
+            (gesture, bestDistance) = (g, d)
+        } else {
+            guard let (best, d) = nearestTemplate(shape) else { return nil }
+            (gesture, bestDistance) = (gestureOfTemplate[best], d)
+        }
         for r in depthRules where gesture == r.deeper || gesture == r.shallower {
             gesture = shape[StrokeShape.startDepthOffset] >= r.threshold ? r.deeper : r.shallower
         }
@@ -192,13 +343,15 @@ public struct StrokeTemplateSet: Sendable, Equatable {
     /// cluster's centre, and the rest abandoned as soon as they cannot beat the best so far; the
     /// result is what comparing every template finds. Allocates nothing.
     public func nearestTemplate(_ shape: UnsafePointer<Double>) -> (template: Int, distance: Double)? {
-        shapes.withUnsafeBufferPointer { clusters.nearest(shape, in: $0.baseAddress!) }
+        if fromTable { return nearestInTable(shape).map { ($0.template, $0.distance) } }
+        return shapes.withUnsafeBufferPointer { clusters.nearest(shape, in: $0.baseAddress!) }
     }
 
     /// `nearestTemplate` by comparing every template in order (early abandoning only): the
     /// reference that the pruned search must agree with. For tests and tools.
     public func nearestTemplateByFullSearch(_ shape: UnsafePointer<Double>) -> (template: Int, distance: Double)? {
         guard count > 0 else { return nil }
+        if fromTable { return nearestInTable(shape).map { ($0.template, $0.distance) } }
         return shapes.withUnsafeBufferPointer { s in
             var best = 0
             var bestDistance = Double.infinity
@@ -218,9 +371,11 @@ public struct StrokeTemplateSet: Sendable, Equatable {
     public func index(of name: String) -> Int? { names.firstIndex(of: name) }
 
     /// The template nearest to template `i` other than itself (the lowest-numbered at the
-    /// smallest distance), or nil when `i` is alone. Linear in `count` (for tools).
+    /// smallest distance), or nil when `i` is alone or the set is the table store. Linear in
+    /// `count` (for tools).
     public func nearestOther(_ i: Int) -> Int? {
-        shapes.withUnsafeBufferPointer { s in
+        guard !fromTable else { return nil }
+        return shapes.withUnsafeBufferPointer { s in
             var best: Int? = nil
             var bestDistance = Double.infinity
             for j in 0..<count where j != i {

@@ -22,6 +22,23 @@ final class StrokeRejectionTests: XCTestCase {
 
     func measure(_ m: StrokeShape.Measure, _ shape: [Double]) -> Double { shape[m.offset] }
 
+    /// The everyday shapes the built-in table store leaves out (`BuiltInStrokeTable
+    /// .excludedEverydayShapes`, stated as the firmware cannot afford to find them) are those
+    /// preparing the built-in set leaves out; the shapes it generates one at a time are
+    /// `everydayShapes()`, to the bit.
+    func testTheTableStoreKeepsTheEverydayShapesThePreparedSetKeeps() throws {
+        let all = StrokeRejection.everydayShapes()
+        XCTAssertEqual(all.count, StrokeRejection.everydayShapeCount)
+        var kept: [Double] = []
+        var points = [Point](repeating: .zero, count: StrokeRejection.everydayPointCount)
+        for i in 0..<StrokeRejection.everydayShapeCount {
+            points.withUnsafeMutableBufferPointer { StrokeRejection.everydayShape(i, into: $0) }
+            XCTAssertEqual(points, all[i].points, "everyday shape \(i)")
+            if !BuiltInStrokeTable.excludedEverydayShapes.contains(i) { kept += try prepared(points) }
+        }
+        XCTAssertEqual(kept, StrokeTemplateSet.builtIn.everyday.shapes, "the everyday shapes the built-in set keeps")
+    }
+
     /// A line of `length` px at `degrees` (y down), 25 samples on whole pixels, with a ±1 px
     /// alternating wobble across it (a panel's jitter).
     func line(degrees: Double, length: Double) -> [Point] {

@@ -447,6 +447,43 @@ final class StrokeTests: XCTestCase {
         XCTAssertEqual(table.first?.points.prefix(2), [Point(x: 69, y: 228), Point(x: 72.4, y: 223.4)])
     }
 
+    /// The firmware's store (`StrokeTemplateSet.builtInTable`, docs/mcu.md: each template prepared
+    /// from the constant table when compared, the everyday shapes generated the same way) decides
+    /// what the host's prepared store decides, distance for distance, to the bit: on real people's
+    /// strokes (s02's, every fourth: gestures, some rejected) and everyday ones (swipes, scrolls,
+    /// arcs: mostly rejected as straight or everyday). S2.
+    func testTheTableStoreDecidesAsThePreparedStoreBitForBit() throws {
+        let prepared = StrokeTemplateSet.builtIn
+        let table = StrokeTemplateSet.builtInTable
+        XCTAssertEqual(table.names, prepared.names)
+        XCTAssertEqual(table.count, prepared.count)
+        XCTAssertEqual(table.lineLike, prepared.lineLike)
+        let people = StrokeLearning.templates(
+            frames: try Self.trace("s02").frames, labels: try Self.labels("s02"), name: nil)
+        let everydayPath = repositoryRoot.appendingPathComponent("data/everyday/pen-240x320.jsonl").path
+        let everyday = StrokeLearning.templates(
+            frames: try TraceReader.read(path: everydayPath).frames, labels: nil, name: "everyday")
+        let strokes = people.enumerated().filter { $0.offset % 4 == 0 }.map(\.element) + everyday.prefix(60)
+        XCTAssertGreaterThan(strokes.count, 150)
+        var a = StrokeMatcher()
+        var b = StrokeMatcher()
+        var kinds: Set<String> = []
+        for (i, s) in strokes.enumerated() {
+            let expected = s.points.withUnsafeBufferPointer { a.classify($0, in: prepared) }
+            let got = s.points.withUnsafeBufferPointer { b.classify($0, in: table) }
+            XCTAssertEqual(got, expected, "stroke \(i) (\(s.name))")
+            switch expected {
+            case .gesture: kinds.insert("gesture")
+            case .everyday: kinds.insert("everyday")
+            case .straight: kinds.insert("straight")
+            case .structure: kinds.insert("structure")
+            case .noMatch: kinds.insert("none")
+            }
+        }
+        // Both rejections that read the table store's own data (its everyday shapes, its lines).
+        XCTAssertTrue(kinds.isSuperset(of: ["gesture", "everyday", "straight"]), "\(kinds)")
+    }
+
     func testLabelsNeedTheirColumnsAndNameTheLine() {
         XCTAssertEqual(
             try StrokeLearning.parseLabels("x,gesture,t_end_us,t_start_us\n1,v,20,10\n", file: "l.csv"),

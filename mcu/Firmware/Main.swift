@@ -18,6 +18,8 @@ import TouchCore
 @_extern(c, "tw_write") func twWrite(_ bytes: UnsafePointer<UInt8>, _ count: Int32)
 @_extern(c, "tw_mark") func twMark(_ what: Int32)
 @_extern(c, "tw_report") func twReport(_ frames: Int32)
+@_extern(c, "tw_frame_begin") func twFrameBegin()
+@_extern(c, "tw_frame_end") func twFrameEnd(_ frame: Int32)
 
 /// Gesture events as the JSON lines of formats.md §2 (the port of TouchOutputs' `EventJSONEncoder`:
 /// the same keys in the same order, the same string escapes, Swift's shortest round-trip doubles).
@@ -201,11 +203,18 @@ struct Firmware {
                     contact += 1
                 }
             }
+            twFrameBegin()
             engine.process(frame)
+            twFrameEnd(i)
             i += 1
         }
         engine.drainTimers()
         twMark(1)  // the frames and the timers after them are done
+        if engine.droppedActions > 0 || engine.droppedTouches > 0 {
+            let note = "firmware: dropped \(engine.droppedActions) actions, \(engine.droppedTouches) touches\n"
+            var bytes = Array(note.utf8)
+            bytes.withUnsafeMutableBufferPointer { twWrite($0.baseAddress!, Int32($0.count)) }
+        }
         twReport(frames)
         engine.sink = nil
         withExtendedLifetime(sink) {}

@@ -37,6 +37,21 @@ void tw_mark(int32_t what) {
 
 uint32_t tw_ticks(void) { return marks[0] - marks[1]; }
 
+/* The costliest frame (with the timers it fires): on a board with strokes, a lift, when the
+ * stroke is compared with every built-in template (docs/mcu.md, "Limits"). */
+static uint32_t frame_start, worst_ticks;
+static int32_t worst_frame = -1;
+
+void tw_frame_begin(void) { frame_start = TIMER0[1]; }
+
+void tw_frame_end(int32_t frame) {
+    uint32_t ticks = frame_start - TIMER0[1];
+    if (worst_frame < 0 || ticks > worst_ticks) {
+        worst_ticks = ticks;
+        worst_frame = frame;
+    }
+}
+
 /* The measurement, on the console after the events, marked `firmware:` (mcu/run separates the
  * two): frames, instructions per frame, and the heap's high-water mark (picolibc's malloc takes
  * its memory with sbrk from the fixed heap between the end of .bss and the stack). */
@@ -48,6 +63,8 @@ void tw_report(int32_t frames) {
     printf("firmware: %ld frames, %lu ticks of 40 ns, %lu instructions per frame (-icount shift=0)\n",
            (long)frames, (unsigned long)ticks,
            (unsigned long)(frames > 0 ? (uint64_t)ticks * 40u / (uint32_t)frames : 0));
+    printf("firmware: worst frame %ld, %lu instructions\n", (long)worst_frame,
+           (unsigned long)((uint64_t)worst_ticks * 40u));
     printf("firmware: heap %lu of %lu bytes used\n", (unsigned long)(top - __heap_start),
            (unsigned long)(__heap_end - __heap_start));
 }
