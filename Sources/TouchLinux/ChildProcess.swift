@@ -1,3 +1,4 @@
+import CLinux
 import SystemPackage
 
 #if canImport(Glibc)
@@ -104,6 +105,22 @@ package final class ChildProcess {
             text += buffer[0..<min(n, room)]
         }
     }
+
+    /// Restricts the calling thread, which then starts every child: no ambient capabilities
+    /// (`PR_CAP_AMBIENT_CLEAR_ALL`) and `PR_SET_NO_NEW_PRIVS`. Both are per thread and inherited
+    /// by the programs it spawns (posix_spawn clones the calling thread), so the service's own
+    /// CAP_SYS_NICE/CAP_IPC_LOCK (permitted/effective, other threads) stay as they are.
+    package static func restrictSpawningThread() throws(Errno) {
+        guard tw_restrict_spawning_thread() == 0 else { throw Errno(rawValue: errno) }
+    }
+
+    /// Whether process group `pgid` still has a member (`kill(-pgid, 0)` is not ESRCH).
+    package static func groupExists(_ pgid: pid_t) -> Bool {
+        kill(-pgid, 0) == 0 || errno != ESRCH
+    }
+
+    /// Sends `signal` to every process of group `pgid` (a child's, grandchildren included).
+    package static func signalGroup(_ pgid: pid_t, _ signal: Int32) { kill(-pgid, signal) }
 
     /// Whether `path` names a file this process may execute (`access(X_OK)`) and is not a directory.
     package static func isExecutable(_ path: String) -> Bool {
