@@ -129,6 +129,24 @@ package final class ChildProcess {
         return access(path, X_OK) == 0
     }
 
+    /// Whether this process may change user and groups for a child (CAP_SETUID and CAP_SETGID
+    /// in its effective set, read from /proc/self/status). False under the shipped unit.
+    package static func canChangeUser() -> Bool {
+        let fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 8192)
+        let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return false }
+        let text = String(decoding: bytes[0..<n], as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("CapEff:") }),
+            let mask = UInt64(String(line.dropFirst(7).filter { !$0.isWhitespace }), radix: 16)
+        else { return false }
+        let setgid: UInt64 = 1 << 6
+        let setuid: UInt64 = 1 << 7
+        return mask & (setuid | setgid) == setuid | setgid
+    }
+
     /// Whether a user account `name` exists (`getpwnam_r`).
     package static func userExists(_ name: String) -> Bool {
         var pw = passwd()

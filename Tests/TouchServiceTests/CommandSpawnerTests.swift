@@ -198,6 +198,21 @@ final class ExecBoardTests: XCTestCase {
         XCTAssertEqual(ExecCheck.problems(try board(program: plain)).count, 1, "not executable")
     }
 
+    /// Issue 30, class 6: under the unit (no CAP_SETUID/CAP_SETGID) `[exec] user` failed every
+    /// run with exit 127 and no warning; validate and run now name it and point to the agent.
+    func testExecUserIsRefusedWhenTheProcessCannotChangeUser() throws {
+        let text = simulatedBoardText(
+            script: "demo", recognizers: ["tap"],
+            extra: "[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\"/bin/true\"]\n"
+                + "[exec]\nuser = \"root\"\n")
+        let b = try BoardLoader.parse(text, file: "e.toml", directory: "/tmp")
+        XCTAssertEqual(ExecCheck.problems(b, canChangeUser: true), [])
+        let problems = ExecCheck.problems(b, canChangeUser: false)
+        XCTAssertEqual(problems.count, 1)
+        XCTAssertTrue(problems.first?.hasPrefix("e.toml: exec.user: this process cannot run programs as \"root\"") ?? false)
+        XCTAssertTrue(problems.first?.contains("touchwire agent") ?? false, "\(problems)")
+    }
+
     /// The tap of a simulated run triggers its exec binding; the program runs on the spawner thread.
     func testTapRunsTheProgram() throws {
         let dir = try makeTemporaryDirectory(self)
