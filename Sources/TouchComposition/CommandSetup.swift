@@ -19,6 +19,8 @@ enum CommandSetup {
         var commands: [ExecCommand] = []
         var commandNames: [String] = []
         for b in board.commandBindings {
+            // `session = true`: `touchwire agent` runs it in the user's session, never the service.
+            if case .exec(let c) = b.action, c.runsInSession { continue }
             let isControl = names.recognizers.firstIndex(of: b.recognizer) == nil
             let table = isControl ? names.regions : names.recognizers
             let index = table.firstIndex(of: b.recognizer) ?? -1
