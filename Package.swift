@@ -92,7 +92,7 @@ let package = Package(
             name: "TouchComposition",
             dependencies: [
                 "TouchService", "TouchCore", "TouchRing", "TouchLinux", "TouchDrivers", "TouchSimulation",
-                "TouchTrace", "Gestures", "TouchOutputs", "BoardConfig",
+                "TouchTrace", "Gestures", "TouchOutputs", "BoardConfig", "TouchPlot",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <sys/socket.h>
 #include <sys/prctl.h>
+#include <errno.h>
 
 int tw_i2c_set_slave(int fd, uint16_t address) {
     return ioctl(fd, I2C_SLAVE, (unsigned long)address);
@@ -171,4 +172,15 @@ int tw_set_thread_name(const char *name) {
 
 int tw_set_timer_slack(unsigned long nanoseconds) {
     return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0);
+}
+
+int tw_restrict_spawning_thread(void) {
+    /* Ambient capabilities would pass to every program this thread starts: clear them (allowed
+       without privilege). no_new_privs: no program started from this thread gains privileges
+       through set-user-ID bits or file capabilities. Both are per thread and inherited by the
+       children; the service's other threads keep their permitted/effective sets. */
+#ifdef PR_CAP_AMBIENT
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) return -1;
+#endif
+    return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 }

@@ -19,6 +19,8 @@ enum CommandSetup {
         var commands: [ExecCommand] = []
         var commandNames: [String] = []
         for b in board.commandBindings {
+            // `session = true`: `touchwire agent` runs it in the user's session, never the service.
+            if case .exec(let c) = b.action, c.runsInSession { continue }
             let isControl = names.recognizers.firstIndex(of: b.recognizer) == nil
             let table = isControl ? names.regions : names.recognizers
             let index = table.firstIndex(of: b.recognizer) ?? -1
@@ -55,9 +57,12 @@ enum CommandSetup {
 }
 
 /// The checks `validate` reports as warnings and `run` refuses to start on: exec programs that
-/// are missing or not executable, an `[exec] user` that does not exist.
+/// are missing or not executable, an `[exec] user` that does not exist, or one this process
+/// cannot switch to (`canChangeUser`: CAP_SETUID and CAP_SETGID, which the shipped unit lacks).
 package enum ExecCheck {
-    package static func problems(_ board: BoardDescription) -> [String] {
+    package static func problems(
+        _ board: BoardDescription, canChangeUser: Bool = ChildProcess.canChangeUser()
+    ) -> [String] {
         var out: [String] = []
         for (i, b) in board.commandBindings.enumerated() {
             guard case .exec(let c) = b.action, let program = c.argv.first else { continue }
@@ -75,6 +80,12 @@ package enum ExecCheck {
         }
         if let user = board.exec.user, !ChildProcess.userExists(user) {
             out.append("\(board.location): exec.user: no user named \"\(user)\"")
+        } else if let user = board.exec.user, !canChangeUser {
+            out.append(
+                "\(board.location): exec.user: this process cannot run programs as \"\(user)\" "
+                    + "(it lacks CAP_SETUID/CAP_SETGID, as under the touchwire unit); remove exec.user "
+                    + "and run the user's commands with `touchwire agent` in that user's session "
+                    + "(docs/kiosk.md)")
         }
         return out
     }

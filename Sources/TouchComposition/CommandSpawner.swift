@@ -47,12 +47,16 @@ package final class CommandSpawner: @unchecked Sendable {
     private let pending: Mutex<[Bool]>
     private let wake = DispatchSemaphore(value: 0)
     private let running = Atomic<Bool>(false)
+    /// Signalled by the thread when it has ended every group (see `stop`).
+    private let stopped = DispatchSemaphore(value: 0)
 
     // Spawner thread only.
     private var children: [ChildProcess?]
     private var started: [Instant?]
     private var stderrText: [[UInt8]]
     private var terminatedAt: [Instant?]
+    /// Process groups started and maybe still alive (a program's background children outlive it).
+    private var groups: [pid_t] = []
 
     /// `names[i]` names binding `i` in logs; `clock` is the pipeline's (the real one in `run`).
     package init(
@@ -87,11 +91,18 @@ package final class CommandSpawner: @unchecked Sendable {
         }
     }
 
-    /// Stops the thread; programs still running are killed and reaped.
+    /// Stops the thread and returns when it has ended: the process group of every program it
+    /// started (background grandchildren included) gets SIGTERM, then SIGKILL after
+    /// `Self.terminationGraceMilliseconds`; the programs are reaped. Calling it again is a no-op.
     package func stop() {
-        running.store(false, ordering: .releasing)
+        guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
         wake.signal()
+        // Bounded: the thread gives up on groups after the grace plus the SIGKILL wait.
+        _ = stopped.wait(timeout: .now() + .milliseconds(Self.terminationGraceMilliseconds + 3000))
     }
+
+    /// How long the groups get between SIGTERM and SIGKILL when the spawner stops.
+    package static let terminationGraceMilliseconds = 1000
 
     /// The argv actually spawned for binding `index` (with the `setpriv` prefix for a `user`).
     package func spawnArguments(_ index: Int) -> [String] {
@@ -100,6 +111,12 @@ package final class CommandSpawner: @unchecked Sendable {
     }
 
     private func loop() {
+        defer { stopped.signal() }
+        do throws(Errno) { try ChildProcess.restrictSpawningThread() } catch {
+            log("commands: cannot restrict the spawner thread (\(error)): bound programs will not run")
+            while running.load(ordering: .acquiring) { _ = wake.wait(timeout: .now() + .milliseconds(500)) }
+            return
+        }
         while running.load(ordering: .acquiring) {
             _ = wake.wait(timeout: .now() + .milliseconds(anyRunning ? 20 : 500))
             let requested = pending.withLock { p -> [Bool] in
@@ -110,10 +127,28 @@ package final class CommandSpawner: @unchecked Sendable {
             for (i, wanted) in requested.enumerated() where wanted { launch(i) }
             tend()
         }
+        endAllGroups()
+    }
+
+    /// SIGTERM to every group still alive, SIGKILL to those left after the grace, then reaps.
+    private func endAllGroups() {
+        groups.removeAll { !ChildProcess.groupExists($0) }
+        for g in groups { ChildProcess.signalGroup(g, SIGTERM) }
+        // Real time here (not the injected clock): a bound on how long stopping takes, no verdict.
+        var waited = 0
+        while waited < Self.terminationGraceMilliseconds {
+            for i in children.indices { if children[i]?.poll() != nil { finish(i, timedOut: false) } }
+            groups.removeAll { !ChildProcess.groupExists($0) }
+            if groups.isEmpty { break }
+            usleep(10_000)
+            waited += 10
+        }
+        for g in groups { ChildProcess.signalGroup(g, SIGKILL) }
         for i in children.indices where children[i] != nil {
             children[i]?.signal(SIGKILL)
             finish(i, timedOut: false)
         }
+        groups.removeAll()
     }
 
     private var anyRunning: Bool { children.contains { $0 != nil } }
@@ -138,7 +173,10 @@ package final class CommandSpawner: @unchecked Sendable {
         stderrText[i] = []
         terminatedAt[i] = nil
         do throws(Errno) {
-            children[i] = try ChildProcess(argv: spawnArguments(i), environment: environment)
+            let child = try ChildProcess(argv: spawnArguments(i), environment: environment)
+            groups.removeAll { !ChildProcess.groupExists($0) }
+            groups.append(child.pid)
+            children[i] = child
             runningNow.add(1, ordering: .relaxed)
         } catch {
             let run = Run(binding: i, exit: nil, timedOut: false, stderr: "", spawnError: "\(error)")

@@ -1,3 +1,4 @@
+import CLinux
 import SystemPackage
 
 #if canImport(Glibc)
@@ -105,11 +106,45 @@ package final class ChildProcess {
         }
     }
 
+    /// Restricts the calling thread, which then starts every child: no ambient capabilities
+    /// (`PR_CAP_AMBIENT_CLEAR_ALL`) and `PR_SET_NO_NEW_PRIVS`. Both are per thread and inherited
+    /// by the programs it spawns (posix_spawn clones the calling thread), so the service's own
+    /// CAP_SYS_NICE/CAP_IPC_LOCK (permitted/effective, other threads) stay as they are.
+    package static func restrictSpawningThread() throws(Errno) {
+        guard tw_restrict_spawning_thread() == 0 else { throw Errno(rawValue: errno) }
+    }
+
+    /// Whether process group `pgid` still has a member (`kill(-pgid, 0)` is not ESRCH).
+    package static func groupExists(_ pgid: pid_t) -> Bool {
+        kill(-pgid, 0) == 0 || errno != ESRCH
+    }
+
+    /// Sends `signal` to every process of group `pgid` (a child's, grandchildren included).
+    package static func signalGroup(_ pgid: pid_t, _ signal: Int32) { kill(-pgid, signal) }
+
     /// Whether `path` names a file this process may execute (`access(X_OK)`) and is not a directory.
     package static func isExecutable(_ path: String) -> Bool {
         var st = stat()
         guard stat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR else { return false }
         return access(path, X_OK) == 0
+    }
+
+    /// Whether this process may change user and groups for a child (CAP_SETUID and CAP_SETGID
+    /// in its effective set, read from /proc/self/status). False under the shipped unit.
+    package static func canChangeUser() -> Bool {
+        let fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 8192)
+        let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return false }
+        let text = String(decoding: bytes[0..<n], as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("CapEff:") }),
+            let mask = UInt64(String(line.dropFirst(7).filter { !$0.isWhitespace }), radix: 16)
+        else { return false }
+        let setgid: UInt64 = 1 << 6
+        let setuid: UInt64 = 1 << 7
+        return mask & (setuid | setgid) == setuid | setgid
     }
 
     /// Whether a user account `name` exists (`getpwnam_r`).

@@ -29,6 +29,7 @@ struct Touchwire: ParsableCommand {
             Monitor.self,
             Strokes.self,
             Display.self,
+            Agent.self,
         ]
     )
 

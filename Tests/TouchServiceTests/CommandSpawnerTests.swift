@@ -129,6 +129,46 @@ final class CommandSpawnerTests: XCTestCase {
                 "--show",
             ])
     }
+
+    /// Issue 30, class 6: a program gets no ambient capabilities (which would survive its exec,
+    /// CAP_SYS_NICE under the unit) and runs with no_new_privs (no set-user-ID gain). The
+    /// program reports its own /proc status.
+    func testChildrenGetNoAmbientCapabilitiesAndNoNewPrivileges() throws {
+        let script = #"grep -E '^(CapAmb|NoNewPrivs):' /proc/$$/status >&2"#
+        let (s, c) = spawner([ExecCommand(argv: ["/bin/sh", "-c", script])])
+        defer { s.stop() }
+        s.request(0)
+        XCTAssertEqual(c.done.wait(timeout: .now() + 30), .success)
+        let run = try XCTUnwrap(c.runs.withLock { $0.first })
+        let fields = Dictionary(
+            run.stderr.split(separator: "\n").compactMap { line -> (String, String)? in
+                let parts = line.split(separator: ":", maxSplits: 1)
+                guard parts.count == 2 else { return nil }
+                return (String(parts[0]), parts[1].trimmingCharacters(in: .whitespaces))
+            }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(fields["NoNewPrivs"], "1", "the program could gain privileges: \(run.stderr)")
+        XCTAssertEqual(fields["CapAmb"], "0000000000000000", "the program kept ambient capabilities")
+    }
+
+    /// Issue 30, class 6: a program that leaves a background child behind (the shell exits at
+    /// once, `sleep 1000` stays in its process group): stopping the spawner ends the group.
+    func testStopEndsTheBackgroundChildrenOfAProgram() throws {
+        let script = #"echo $$ >&2; sleep 1000 </dev/null >/dev/null 2>&1 &"#
+        let (s, c) = spawner([ExecCommand(argv: ["/bin/sh", "-c", script])])
+        var stopped = false
+        defer { if !stopped { s.stop() } }
+        s.request(0)
+        XCTAssertEqual(c.done.wait(timeout: .now() + 30), .success)
+        let run = try XCTUnwrap(c.runs.withLock { $0.first })
+        XCTAssertEqual(run.exit, .exited(0))
+        let pgid = try XCTUnwrap(pid_t(run.stderr), "no group id: \(run.stderr)")
+        defer { ChildProcess.signalGroup(pgid, SIGKILL) }  // never leave the sleep behind
+        XCTAssertTrue(ChildProcess.groupExists(pgid), "the background sleep is not running")
+        s.stop()
+        stopped = true
+        // Generous polling: the verdict is whether the group ends, not how fast.
+        XCTAssertTrue(waitFor(30) { !ChildProcess.groupExists(pgid) }, "the background sleep outlived the spawner")
+    }
 }
 
 /// `run` refuses a board whose exec program is missing; `validate` only warns.
@@ -156,6 +196,21 @@ final class ExecBoardTests: XCTestCase {
             FileManager.default.createFile(
                 atPath: plain, contents: Data("x".utf8), attributes: [.posixPermissions: 0o644]))
         XCTAssertEqual(ExecCheck.problems(try board(program: plain)).count, 1, "not executable")
+    }
+
+    /// Issue 30, class 6: under the unit (no CAP_SETUID/CAP_SETGID) `[exec] user` failed every
+    /// run with exit 127 and no warning; validate and run now name it and point to the agent.
+    func testExecUserIsRefusedWhenTheProcessCannotChangeUser() throws {
+        let text = simulatedBoardText(
+            script: "demo", recognizers: ["tap"],
+            extra: "[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\"/bin/true\"]\n"
+                + "[exec]\nuser = \"root\"\n")
+        let b = try BoardLoader.parse(text, file: "e.toml", directory: "/tmp")
+        XCTAssertEqual(ExecCheck.problems(b, canChangeUser: true), [])
+        let problems = ExecCheck.problems(b, canChangeUser: false)
+        XCTAssertEqual(problems.count, 1)
+        XCTAssertTrue(problems.first?.hasPrefix("e.toml: exec.user: this process cannot run programs as \"root\"") ?? false)
+        XCTAssertTrue(problems.first?.contains("touchwire agent") ?? false, "\(problems)")
     }
 
     /// The tap of a simulated run triggers its exec binding; the program runs on the spawner thread.

@@ -104,11 +104,12 @@ enum CommandBindingReader {
         return .key(names: names, codes: codes)
     }
 
-    /// `command = ["/abs/program", "arg"]`, `timeout_ms`, `min_interval_ms`.
+    /// `command = ["/abs/program", "arg"]`, `timeout_ms`, `min_interval_ms`, `session`.
     private static func readExec(_ r: inout TableReader, _ log: inout IssueLog) -> CommandAction? {
         let argv = r.stringArray("command", &log)
         let timeout = r.integer("timeout_ms", in: 1...3_600_000, &log) ?? 10_000
         let interval = r.integer("min_interval_ms", in: 0...3_600_000, &log) ?? 1000
+        let session = r.bool("session", &log) ?? false
         guard let argv else {
             if !r.has("command") {
                 log.add(
@@ -124,7 +125,9 @@ enum CommandBindingReader {
             return nil
         }
         _ = program
-        return .exec(ExecCommand(argv: argv, timeoutMilliseconds: timeout, minimumIntervalMilliseconds: interval))
+        return .exec(
+            ExecCommand(
+                argv: argv, timeoutMilliseconds: timeout, minimumIntervalMilliseconds: interval, runsInSession: session))
     }
 
     /// `[exec] user = "kiosk"`, `environment = { DISPLAY = ":0", … }`.

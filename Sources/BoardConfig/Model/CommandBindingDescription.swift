@@ -24,11 +24,18 @@ package struct ExecCommand: Sendable, Equatable {
     package var timeoutMilliseconds: Int
     /// Triggers closer than this to the previous run's start are skipped (`min_interval_ms`, default 1000).
     package var minimumIntervalMilliseconds: Int
+    /// `session = true`: run in the user's session by `touchwire agent` (a systemd user unit of
+    /// that user, fed over the event socket), never by the service; default false.
+    package var runsInSession: Bool
 
-    package init(argv: [String], timeoutMilliseconds: Int = 10_000, minimumIntervalMilliseconds: Int = 1000) {
+    package init(
+        argv: [String], timeoutMilliseconds: Int = 10_000, minimumIntervalMilliseconds: Int = 1000,
+        runsInSession: Bool = false
+    ) {
         self.argv = argv
         self.timeoutMilliseconds = timeoutMilliseconds
         self.minimumIntervalMilliseconds = minimumIntervalMilliseconds
+        self.runsInSession = runsInSession
     }
 }
 

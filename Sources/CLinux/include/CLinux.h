@@ -82,6 +82,9 @@ int tw_fcntl_setfl(int fd, int flags);
 int tw_set_thread_name(const char *name);
 /// `prctl(PR_SET_TIMERSLACK, nanoseconds)`: how late the kernel may fire the calling thread's timers.
 int tw_set_timer_slack(unsigned long nanoseconds);
+/// For the thread that starts child programs: clears its ambient capabilities
+/// (`PR_CAP_AMBIENT_CLEAR_ALL`) and sets `PR_SET_NO_NEW_PRIVS`; children inherit both. 0 or -1 (errno).
+int tw_restrict_spawning_thread(void);
 
 #endif
 

@@ -1,0 +1,83 @@
+import BoardConfig
+import Synchronization
+import TouchLinux
+import TouchPlot
+import TouchService
+
+/// `touchwire agent`: runs the board's session exec bindings (`session = true`) in the user's
+/// session. Started as a systemd user unit of the kiosk user, it reads the service's event
+/// socket (`formats.md` §2 event lines) and asks its `CommandRunner` (the real `CommandSpawner`,
+/// or the recording twin in tests) to start binding `i` when an event of that binding's
+/// recognizer and state arrives. The service itself never spawns these bindings.
+package final class SessionAgent {
+    /// One session binding: the recognizer (or control region) name and state that trigger it.
+    package struct Trigger: Equatable, Sendable {
+        package var recognizer: String
+        package var state: String
+        /// Index in `commands`.
+        package var command: Int
+    }
+
+    package let triggers: [Trigger]
+    package let runner: any CommandRunner
+
+    /// The board's session bindings' programs, in board order, with their binding names (for logs).
+    package static func commands(of board: BoardDescription) -> (commands: [ExecCommand], names: [String]) {
+        var commands: [ExecCommand] = []
+        var names: [String] = []
+        for b in board.commandBindings {
+            guard case .exec(let c) = b.action, c.runsInSession else { continue }
+            commands.append(c)
+            names.append(b.recognizer)
+        }
+        return (commands, names)
+    }
+
+    /// `runner` runs `SessionAgent.commands(of: board).commands` (same indices).
+    package init(board: BoardDescription, runner: any CommandRunner) {
+        var triggers: [Trigger] = []
+        for b in board.commandBindings {
+            guard case .exec(let c) = b.action, c.runsInSession else { continue }
+            triggers.append(Trigger(recognizer: b.recognizer, state: b.state.rawValue, command: triggers.count))
+        }
+        self.triggers = triggers
+        self.runner = runner
+    }
+
+    /// Acts on one line of the stream: an event line matching a trigger starts its program;
+    /// anything else (deliveries, status, garbage) is ignored.
+    package func handle(_ line: Substring) {
+        guard let event = MonitorEvent.parse(line) else { return }
+        for t in triggers where t.recognizer == event.recognizer && t.state == event.state {
+            runner.request(t.command)
+        }
+    }
+
+    /// Reads `connection` until it closes or `stop` is set, acting on each line (lines are
+    /// bounded by `MonitorLineReader`). Returns why it stopped ("stopped" when `stop` was set).
+    package func serve(_ connection: borrowing UnixStreamConnection, stop: borrowing Atomic<Bool>)
+        throws(UnixConnectionError) -> String
+    {
+        var reader = MonitorLineReader()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !stop.load(ordering: .relaxed) {
+            var failure: UnixConnectionError?
+            let n = buffer.withUnsafeMutableBytes { raw -> Int? in
+                do throws(UnixConnectionError) {
+                    return try connection.read(into: raw, timeoutMilliseconds: 200)
+                } catch {
+                    failure = error
+                    return 0
+                }
+            }
+            if let failure { throw failure }
+            guard let arrived = n else { return "the service closed the event socket" }
+            let bounded = reader.feed(buffer[..<arrived]) { line in
+                handle(line)
+                return true
+            }
+            if !bounded { return "a line of the event stream is longer than \(MonitorLineReader.maximumLineBytes) bytes" }
+        }
+        return "stopped"
+    }
+}

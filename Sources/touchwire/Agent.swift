@@ -1,0 +1,68 @@
+import ArgumentParser
+import BoardConfig
+import Dispatch
+import Synchronization
+import TouchComposition
+import TouchLinux
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// `touchwire agent`: runs the board's `session = true` exec bindings in the calling user's
+/// session (tools/debian/touchwire-agent.service, a systemd user unit), fed by the service's
+/// event socket. Exits non-zero when the socket closes, so the user unit restarts it.
+struct Agent: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the board's session exec bindings (session = true) as this user, fed by the event socket.",
+        discussion: """
+            Start it in the kiosk user's session (systemd --user: touchwire-agent.service). The \
+            service never runs these bindings itself; the agent runs them with [exec] environment, \
+            no shell, in their own process group, with no capabilities. Stops on SIGINT or SIGTERM \
+            (killing the programs' groups); exits with status 1 when the service closes the socket.
+            """)
+
+    @Option(name: .long, help: "The board file (TOML).")
+    var board: String
+
+    @Option(name: .long, help: "The service's event socket (default \(Monitor.defaultSocket)).")
+    var socket: String = Monitor.defaultSocket
+
+    func run() throws {
+        let description = try loadBoard(board)
+        let (commands, names) = SessionAgent.commands(of: description)
+        guard !commands.isEmpty else {
+            throw fail("agent: \(description.location): no exec binding has session = true; nothing to run")
+        }
+        if description.exec.user != nil {
+            warn("agent: \(description.location): exec.user is ignored: the agent runs programs as its own user")
+        }
+        let spawner = CommandSpawner(
+            commands: commands, names: names, environment: description.exec.environment, user: nil,
+            clock: SystemClock.shared, log: { line in writeStandardError("touchwire agent: \(line)\n") })
+        let agent = SessionAgent(board: description, runner: spawner)
+        let stop = Atomic<Bool>(false)
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        var sources: [any DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM] {
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { stop.store(true, ordering: .relaxed) }
+            source.resume()
+            sources.append(source)
+        }
+        defer { for source in sources { source.cancel() } }
+        spawner.start()
+        defer { spawner.stop() }
+        let reason: String
+        do throws(UnixConnectionError) {
+            let connection = try UnixStreamConnection(connectingTo: socket)
+            reason = try agent.serve(connection, stop: stop)
+        } catch {
+            throw fail("agent: \(error)")
+        }
+        if reason != "stopped" { throw fail("agent: \(socket): \(reason)") }
+    }
+}
