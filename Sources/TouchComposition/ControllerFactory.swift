@@ -59,14 +59,13 @@ package enum ControllerFactory {
     /// land; the caller applies only `transform.oriented` (invert, swap). `calibrationTargets` is how
     /// many targets the built-in calibration script presses (`script = "calibration"`).
     ///
-    /// On a simulated board, `clock` is the pipeline's clock and `sleep` (a real sleep unless given;
-    /// it must move `clock` on) how time passes on it: the driver's reset and ready waits and the
-    /// simulated INT line's edge wait all use them, and the world follows `clock`, so the pipeline and
+    /// On a simulated board, `clock` is the pipeline's clock (its `sleep` moves it on): the
+    /// driver's reset and ready waits and the simulated INT line's edge wait all use it, and the world follows `clock`, so the pipeline and
     /// the simulated chip agree on the time. Without a `clock` the world keeps its own time (tests and
     /// commands stepping the board at instants they choose from `start`).
     package static func make(
         _ board: BoardDescription, start: Instant, capture: Bool = false, calibrationTargets: Int = 5,
-        clock: (() -> Instant)? = nil, sleep: ((Int64) -> Void)? = nil
+        clock: (any TouchClock)? = nil
     ) throws(ServiceError) -> ControllerSetup {
         guard var c = board.controller else {
             throw .noController(board: board.location)
@@ -117,8 +116,8 @@ package enum ControllerFactory {
             let pass: (Int64) -> Void
             let timing: DriverTiming
             if let clock {
-                now = clock
-                pass = sleep ?? { MonotonicClock.sleep(microseconds: $0) }
+                now = { clock.now }
+                pass = { clock.sleep(microseconds: $0) }
                 timing = world.timing(clock: now, sleep: pass)
             } else {
                 now = { [unowned world] in world.now }

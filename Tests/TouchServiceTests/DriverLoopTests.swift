@@ -29,7 +29,7 @@ final class DriverLoopTests: XCTestCase {
 
     private func loop(_ board: BoardDescription, clock: ManualClock) throws -> (DriverLoop, FrameQueue) {
         let setup = try ControllerFactory.make(
-            board, start: .zero, clock: clock.read, sleep: { clock.now = clock.now.advanced(byMicroseconds: $0) })
+            board, start: .zero, clock: clock)
         let frames = FrameQueue(capacity: 64)
         let stage = DriverStage(
             controller: setup.controller, frames: frames, transform: setup.transform,

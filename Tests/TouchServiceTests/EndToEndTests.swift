@@ -19,7 +19,7 @@ final class EndToEndTests: XCTestCase {
         let pty = try PseudoTerminal()
         let clock = ManualClock()
         let uart = try UARTSink(
-            path: pty.subordinatePath, configuration: SerialConfiguration(baudRate: 115_200), clock: clock.read,
+            path: pty.subordinatePath, configuration: SerialConfiguration(baudRate: 115_200), clock: clock,
             log: { _ in })
         let stdout = CollectingSink()
         let names = EngineBuilder.names(of: try EngineBuilder.build(board))
