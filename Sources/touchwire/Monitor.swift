@@ -205,8 +205,7 @@ struct Monitor: ParsableCommand {
         var refreshAt = start
         service.driver.start(at: start)
         // Live, the board is read exactly as `run` reads it (INT edges or the adaptive poll rate).
-        let read = clock.read
-        var loop = DriverLoop(driver: service.driver, clock: read)
+        var loop = DriverLoop(driver: service.driver, clock: clock)
         var wait: Int64? = nil
         while !stop.load(ordering: .relaxed) {
             if let frames, reads >= frames { break }
@@ -227,7 +226,7 @@ struct Monitor: ParsableCommand {
                 touches = frame.isCancel ? [] : frame.contacts
                 changed = true
             }
-            service.output.drain(clock: read)
+            service.output.drain(clock: clock)
             let events = lines.take()
             if !events.isEmpty && virtual == nil {
                 let latency = clock.now.microseconds(since: now)

@@ -35,7 +35,7 @@ final class DriverLoopTests: XCTestCase {
             controller: setup.controller, frames: frames, transform: setup.transform,
             protection: setup.protection, schedule: setup.schedule, log: { _ in })
         XCTAssertTrue(stage.start(at: clock.now))
-        return (DriverLoop(driver: stage, clock: clock.read, idleInterruptWatchdogMicroseconds: 1_000_000), frames)
+        return (DriverLoop(driver: stage, clock: clock, idleInterruptWatchdogMicroseconds: 1_000_000), frames)
     }
 
     /// Without INT the loop polls at the adaptive period and asks to wait out the rest of it; the

@@ -43,7 +43,7 @@ func step(_ service: Service, _ clock: ManualClock, from: Int64 = 0, through: In
         each(ms)
         service.driver.poll(at: clock.now)
         service.recognizer.step(now: clock.now)
-        service.output.drain(clock: clock.read)
+        service.output.drain(clock: clock)
         service.output.flush()
     }
 }

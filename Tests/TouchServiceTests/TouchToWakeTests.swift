@@ -99,7 +99,7 @@ final class TouchToWakeTests: XCTestCase {
             each(ms)
             rig.service.driver.poll(at: rig.clock.now)
             rig.service.recognizer.step(now: rig.clock.now)
-            rig.service.output.drain(clock: rig.clock.read)
+            rig.service.output.drain(clock: rig.clock)
             rig.service.output.flush()
             (rig.service.displaySwitch as? DisplaySwitch)?.applyPending()
         }
