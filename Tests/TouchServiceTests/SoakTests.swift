@@ -109,7 +109,7 @@ final class SoakTests: XCTestCase {
         let board = try BoardLoader.parse(
             text, file: "soak.toml", directory: repositoryRoot.appendingPathComponent("boards").path)
         let clock = ManualClock()
-        let gpio = SimulatedGPIO(chips: ["sim": 64], clock: clock.read)
+        let gpio = SimulatedGPIO(chips: ["sim": 64], clock: clock)
         gpio.keepsHistory = false
         let checker = InvariantSink()
         let names = EngineBuilder.names(of: try EngineBuilder.build(board))

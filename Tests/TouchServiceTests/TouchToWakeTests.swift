@@ -71,7 +71,7 @@ final class TouchToWakeTests: XCTestCase {
         let board = try BoardLoader.parse(text, file: "wake.toml", directory: dir.path)
         let clock = ManualClock()
         let stdout = CollectingSink()
-        let gpio = SimulatedGPIO(chips: ["sim": 8], clock: clock.read)
+        let gpio = SimulatedGPIO(chips: ["sim": 8], clock: clock)
         let service = try Service(
             board: board, logger: quietLogger, settings: ServiceSettings(backlightRoot: root.path), stdout: stdout,
             gpio: gpio, clock: clock)
