@@ -60,9 +60,10 @@ package enum ControllerFactory {
     /// many targets the built-in calibration script presses (`script = "calibration"`).
     ///
     /// On a simulated board, `clock` is the pipeline's clock (its `sleep` moves it on): the
-    /// driver's reset and ready waits and the simulated INT line's edge wait all use it, and the world follows `clock`, so the pipeline and
-    /// the simulated chip agree on the time. Without a `clock` the world keeps its own time (tests and
-    /// commands stepping the board at instants they choose from `start`).
+    /// driver's reset and ready waits and the simulated INT line's edge wait all use it, and the
+    /// world follows `clock`, so the pipeline and the simulated chip agree on the time. Without a
+    /// `clock` the world keeps its own time (`ownClock`; tests and commands stepping the board at
+    /// instants they choose from `start`).
     package static func make(
         _ board: BoardDescription, start: Instant, capture: Bool = false, calibrationTargets: Int = 5,
         clock: (any TouchClock)? = nil
