@@ -142,17 +142,18 @@ package enum PipelineBench {
             throw .file(path: "/dev/null", purpose: "bench discards the events there", reason: "\(error)")
         }
         defer { try? null.close() }
+        let clock: any TouchClock = SystemClock.shared
         let service = try Service(
             board: board, logger: logger, settings: ServiceSettings(realtime: realtime, statusFile: nil),
             // Non-blocking, as `run` opens stdout: the recognizer thread then writes the events itself.
-            stdout: StandardOutputSink(descriptor: null, mode: .nonBlocking))
-        let burner = CPUBurner(threads: load, limitSeconds: Double(options.seconds) + 10)
+            stdout: StandardOutputSink(descriptor: null, mode: .nonBlocking), clock: clock)
+        let burner = CPUBurner(threads: load, limitSeconds: Double(options.seconds) + 10, clock: clock)
         burner.start()
-        let started = MonotonicClock.now()
+        let started = clock.now
         let deadline = DispatchTime.now() + .seconds(options.seconds)
         DispatchQueue.global().asyncAfter(deadline: deadline) { service.stop() }
         service.run()
-        let elapsed = Double(MonotonicClock.now().microseconds(since: started)) / 1_000_000
+        let elapsed = Double(clock.now.microseconds(since: started)) / 1_000_000
         burner.stop()
         let m = service.metrics
         m.collect()
@@ -252,21 +253,23 @@ final class CPUBurner: @unchecked Sendable {
     private let stopFlag = Atomic<Bool>(false)
     private let running = Atomic<Int>(0)
     private let sink = Atomic<UInt64>(0)
+    private let clock: any TouchClock
 
-    init(threads: Int, limitSeconds: Double) {
+    init(threads: Int, limitSeconds: Double, clock: any TouchClock) {
         self.threads = threads
+        self.clock = clock
         limitMicroseconds = Int64(limitSeconds * 1_000_000)
     }
 
     func start() {
-        let end = MonotonicClock.now().advanced(byMicroseconds: limitMicroseconds)
+        let end = clock.now.advanced(byMicroseconds: limitMicroseconds)
         for i in 0..<threads {
             running.wrappingAdd(1, ordering: .relaxed)
             try? NamedThread.start(name: "bench-load-\(i)") { [self] in
                 var x: UInt64 = 0x9E37_79B9_7F4A_7C15
                 while !stopFlag.load(ordering: .relaxed) {
                     for _ in 0..<20_000 { x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 }
-                    if MonotonicClock.now() >= end { break }
+                    if clock.now >= end { break }
                 }
                 sink.store(x, ordering: .relaxed)
                 running.wrappingSubtract(1, ordering: .relaxed)

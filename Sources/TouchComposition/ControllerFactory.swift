@@ -10,7 +10,7 @@ import TouchTrace
 package struct SimulatedChip {
     package var model: any I2CDeviceModel & TouchPresenting
     /// Gives the model the world's clock and the INT pulse to call when it loads a report.
-    package var connect: (_ clock: @escaping () -> Instant, _ pulse: @escaping (Instant) -> Void) -> Void
+    package var connect: (_ clock: any TouchClock, _ pulse: @escaping (Instant) -> Void) -> Void
     /// Drives the model's reset (or wake) line: active, and INT's level at release (nil: floating).
     package var setReset: (_ active: Bool, _ intHigh: Bool?) -> Void
 }
@@ -59,14 +59,14 @@ package enum ControllerFactory {
     /// land; the caller applies only `transform.oriented` (invert, swap). `calibrationTargets` is how
     /// many targets the built-in calibration script presses (`script = "calibration"`).
     ///
-    /// On a simulated board, `clock` is the pipeline's clock and `sleep` (a real sleep unless given;
-    /// it must move `clock` on) how time passes on it: the driver's reset and ready waits and the
-    /// simulated INT line's edge wait all use them, and the world follows `clock`, so the pipeline and
-    /// the simulated chip agree on the time. Without a `clock` the world keeps its own time (tests and
-    /// commands stepping the board at instants they choose from `start`).
+    /// On a simulated board, `clock` is the pipeline's clock (its `sleep` moves it on): the
+    /// driver's reset and ready waits and the simulated INT line's edge wait all use it, and the
+    /// world follows `clock`, so the pipeline and the simulated chip agree on the time. Without a
+    /// `clock` the world keeps its own time (`ownClock`; tests and commands stepping the board at
+    /// instants they choose from `start`).
     package static func make(
         _ board: BoardDescription, start: Instant, capture: Bool = false, calibrationTargets: Int = 5,
-        clock: (() -> Instant)? = nil, sleep: ((Int64) -> Void)? = nil
+        clock: (any TouchClock)? = nil
     ) throws(ServiceError) -> ControllerSetup {
         guard var c = board.controller else {
             throw .noController(board: board.location)
@@ -95,7 +95,7 @@ package enum ControllerFactory {
             }
             var chips: [String: Int] = [:]
             for l in [interrupt, reset].compactMap({ $0 }) { chips[l.id.chip] = max(64, l.id.offset + 1) }
-            let gpio = chips.isEmpty ? nil : SimulatedGPIO(chips: chips, clock: { start })
+            let gpio = chips.isEmpty ? nil : SimulatedGPIO(chips: chips, clock: StandingClock(start))
             let player = TouchScriptPlayer(frames: frames, start: start, loopPeriod: loopPeriod)
             let world: SimulatedTouchWorld
             switch c.input {
@@ -113,18 +113,8 @@ package enum ControllerFactory {
                     panel: .inputDevice(device), player: player, gpio: gpio, interruptLine: interrupt, start: start)
             }
             let lines = ControllerLines(provider: gpio, interrupt: interrupt, reset: reset)
-            let now: () -> Instant
-            let pass: (Int64) -> Void
-            let timing: DriverTiming
-            if let clock {
-                now = clock
-                pass = sleep ?? { MonotonicClock.sleep(microseconds: $0) }
-                timing = world.timing(clock: now, sleep: pass)
-            } else {
-                now = { [unowned world] in world.now }
-                pass = { [unowned world] in world.sleep(microseconds: $0) }
-                timing = world.timing
-            }
+            let time: any TouchClock = clock ?? world.ownClock
+            let timing = clock.map { world.timing(following: $0) } ?? world.timing
             let driver: any TouchInputSource
             switch world.panel {
             case .controller(let model, let bus):
@@ -137,7 +127,7 @@ package enum ControllerFactory {
             }
             let period = Int64(1_000_000 / max(1, sim.reportRateHz))
             return ControllerSetup(
-                controller: SimulatedController(driver: driver, world: world, clock: now, sleep: pass),
+                controller: SimulatedController(driver: driver, world: world, clock: time),
                 simulation: world, transform: transform, protection: protection,
                 schedule: AdaptivePollSchedule(configuredMicroseconds: period), pollIntervalMicroseconds: period)
         case .input(let selector):
@@ -276,7 +266,7 @@ package enum ControllerFactory {
         _ world: SimulatedTouchWorld, chip: SimulatedChip, on bus: SimulatedI2CBus, interrupt: ControllerLine?,
         reset: ControllerLine?
     ) {
-        let clock: () -> Instant = { [unowned world] in world.now }
+        let clock = world.ownClock
         let pulse: (Instant) -> Void = { [unowned world] t in world.pulseInterrupt(at: t) }
         if let gpio = world.gpio { gpio.clock = clock }
         chip.connect(clock, pulse)

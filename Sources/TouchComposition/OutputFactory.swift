@@ -17,7 +17,7 @@ enum OutputFactory {
     /// `clock` schedules UART reconnects (the service's clock, so tests drive the back-off).
     static func channels(
         _ board: BoardDescription, names: EventNames, stdout: (any LineSink)?, logger: Logger,
-        clock: @escaping @Sendable () -> Instant
+        clock: any TouchClock
     ) throws(ServiceError) -> [OutputChannel] {
         var channels: [OutputChannel] = []
         for description in board.outputs {

@@ -29,7 +29,7 @@ package final class Recorder {
     /// `ControllerFactory.make`); nil when the caller steps at instants it chooses from `start`.
     package init(
         board: BoardDescription, path: String, inputs: [String] = [], logger: Logger, start: Instant,
-        clock: (() -> Instant)? = nil
+        clock: (any TouchClock)? = nil
     ) throws(ServiceError) {
         do throws(OutputFileError) {
             file = try OutputFile(path: path, inputs: inputs)

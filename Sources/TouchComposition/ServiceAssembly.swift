@@ -31,7 +31,7 @@ extension Service {
         let outputs = !settings.observeOnly
         let channels =
             outputs
-            ? try OutputFactory.channels(board, names: names, stdout: stdout, logger: logger, clock: clock.read) : []
+            ? try OutputFactory.channels(board, names: names, stdout: stdout, logger: logger, clock: clock) : []
         let lines = outputs ? try OutputFactory.gpio(board, names: names, provider: gpio, logger: logger) : nil
         var commands: CommandActuator? = nil
         if outputs {
@@ -48,7 +48,7 @@ extension Service {
                 board, backlightRoot: settings.backlightRoot, gpio: gpio, clock: clock, logger: logger) : nil
         if let warning = DisplayDescription.wakeTouchWarning(board) { logger.warning("\(warning)") }
         let setup = try ControllerFactory.make(
-            board, start: clock.now, clock: clock.read, sleep: { clock.sleep(microseconds: $0) })
+            board, start: clock.now, clock: clock)
         let simulated = board.controller?.bus == .simulated
         let profile = ServiceProfile(
             boardName: board.name,

@@ -7,8 +7,7 @@
     /// clock of its own. `run`, `bench`, `record` and a live `monitor` pass the real one
     /// (`TouchLinux.SystemClock`: `CLOCK_MONOTONIC`, `nanosleep`); tests and simulated runs pass a
     /// `ManualClock`, which a wait moves forward instead of waiting, so no verdict depends on the
-    /// machine's speed. APIs that still take `() -> Instant` get `clock.read`; the drivers get
-    /// `DriverTiming(clock:)`.
+    /// machine's speed. The drivers see it through `DriverTiming(clock:)`.
     package protocol TouchClock: AnyObject, Sendable {
         /// The current instant (monotonic: never goes back).
         var now: Instant { get }
@@ -16,9 +15,13 @@
         func sleep(microseconds: Int64)
     }
 
-    extension TouchClock {
-        /// `now` as a closure, for the APIs that take one.
-        package var read: @Sendable () -> Instant { { [self] in self.now } }
+    /// A clock that stands at one instant: a sleep returns at once and does not move it. For
+    /// parts that have nothing to wait for (`DriverTiming.immediate`, a simulated chip model not
+    /// yet connected to its world).
+    package final class StandingClock: TouchClock {
+        package let now: Instant
+        package init(_ now: Instant = .zero) { self.now = now }
+        package func sleep(microseconds: Int64) {}
     }
 
     /// A clock moved by hand: `now` is whatever was last set, and `sleep` advances it. Safe to read

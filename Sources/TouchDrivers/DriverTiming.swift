@@ -1,31 +1,28 @@
 import TouchCore
 
-/// How a driver waits and reads the time during reset sequences and ready polling.
+/// How a driver waits and reads the time during reset sequences and ready polling: a thin view
+/// of the pipeline's one clock (`TouchCore.TouchClock`), with the two calls the drivers make.
 ///
 /// Always injected — the drivers never call the system themselves, so this module links no
-/// Linux code: the service passes the real clock (`DriverTiming.system`, built from
-/// `TouchLinux.MonotonicClock` by the composition root), the simulated world a clock it advances
-/// itself, and tests never sleep. Called from the driver thread only.
+/// Linux code: the service passes its clock (`DriverTiming.system` is `TouchLinux.SystemClock`,
+/// built by the composition root), the simulated world a clock it follows or keeps itself, and
+/// tests a `ManualClock` (they never sleep). Called from the driver thread only.
 package struct DriverTiming {
-    /// Sleeps (or pretends to) for the given microseconds.
-    package var sleep: (Int64) -> Void
-    /// The monotonic clock.
-    package var now: () -> Instant
+    /// The clock this view reads and sleeps on.
+    package let clock: any TouchClock
 
-    package init(sleep: @escaping (Int64) -> Void, now: @escaping () -> Instant) {
-        self.sleep = sleep
-        self.now = now
-    }
+    /// Sleeps and reads on `clock`, the pipeline's one clock.
+    package init(clock: any TouchClock) { self.clock = clock }
 
-    /// Sleeps and reads on `clock`, the pipeline's one clock (`TouchCore.TouchClock`): what the
-    /// composition root builds a driver's timing from.
-    package init(clock: any TouchClock) {
-        self.init(sleep: { clock.sleep(microseconds: $0) }, now: { clock.now })
-    }
+    /// Sleeps (a manual clock: advances) for the given microseconds.
+    package func sleep(_ microseconds: Int64) { clock.sleep(microseconds: microseconds) }
+
+    /// The clock's current instant.
+    package func now() -> Instant { clock.now }
 
     /// A clock that stands still and waits that return at once: for drivers with no reset line and
     /// no INT (nothing to wait for), e.g. identification scans and tests on the simulated bus.
-    package static var immediate: DriverTiming { DriverTiming(sleep: { _ in }, now: { .zero }) }
+    package static var immediate: DriverTiming { DriverTiming(clock: StandingClock()) }
 }
 
 /// A GPIO line as a board names it: the line and whether it is active-low.

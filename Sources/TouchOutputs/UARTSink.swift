@@ -54,13 +54,13 @@ package final class UARTSink: LineSink {
     private var lastFailure = ""
     private var lastDropLog: Instant?
     private var spellLogged = false
-    private let clock: () -> Instant
+    private let clock: any TouchClock
     private let log: (String) -> Void
 
-    /// A sink on an open port. `clock` is read to schedule reconnects (the real monotonic clock
-    /// unless a test injects one); `log` receives one line per change of state.
+    /// A sink on an open port. `clock` is read to schedule reconnects and to pace the drop log (the
+    /// service's clock; the real one only by default); `log` receives one line per change of state.
     package init(
-        port: consuming SerialPort, clock: @escaping () -> Instant = MonotonicClock.now,
+        port: consuming SerialPort, clock: any TouchClock = SystemClock.shared,
         log: @escaping (String) -> Void = StandardError.log
     ) {
         self.path = port.path
@@ -75,7 +75,7 @@ package final class UARTSink: LineSink {
     /// retrying with the usual back-off. An invalid configuration (a non-standard baud rate)
     /// is thrown, since retrying cannot fix it.
     package init(
-        path: String, configuration: SerialConfiguration, clock: @escaping () -> Instant = MonotonicClock.now,
+        path: String, configuration: SerialConfiguration, clock: any TouchClock = SystemClock.shared,
         log: @escaping (String) -> Void = StandardError.log
     ) throws(SerialError) {
         self.path = path
@@ -89,7 +89,7 @@ package final class UARTSink: LineSink {
             if case .unsupportedConfiguration = error { throw error }
             port = nil
             lastFailure = "\(error)"
-            nextReconnect = clock().advanced(byMicroseconds: backoff)
+            nextReconnect = clock.now.advanced(byMicroseconds: backoff)
             log("uart \(path): not connected (\(error)); retrying")
         }
     }
@@ -163,7 +163,7 @@ package final class UARTSink: LineSink {
             dropping = true
             droppedAtDropStart = droppedLines
             // Rate-limited: a buffer that fills and frees in bursts logs one spell per second at most.
-            let now = clock()
+            let now = clock.now
             if let last = lastDropLog, now.microseconds(since: last) < 1_000_000 {
                 spellLogged = false
             } else {
@@ -190,7 +190,7 @@ package final class UARTSink: LineSink {
         backoff = UARTSink.initialBackoffMicroseconds
         reconnectAttempts = 0
         lastFailure = "\(error)"
-        nextReconnect = clock().advanced(byMicroseconds: backoff)
+        nextReconnect = clock.now.advanced(byMicroseconds: backoff)
         log("uart \(path): disconnected (\(error)); reconnecting with back-off")
     }
 
@@ -208,7 +208,7 @@ package final class UARTSink: LineSink {
 
     private func reconnectIfDue() {
         guard !isClosed else { return }
-        let now = clock()
+        let now = clock.now
         guard let due = nextReconnect, now >= due else { return }
         do throws(SerialError) {
             port = try SerialPort(path: path, configuration: configuration)

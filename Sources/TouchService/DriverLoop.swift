@@ -28,20 +28,20 @@ package struct DriverLoop {
     package let driver: DriverStage
     /// An INT-driven driver waits up to this long for an edge while idle (never less than a period).
     package let idleInterruptWatchdogMicroseconds: Int64
-    private let clock: () -> Instant
+    private let clock: any TouchClock
     private var next: Instant
 
-    package init(driver: DriverStage, clock: @escaping () -> Instant, idleInterruptWatchdogMicroseconds: Int64 = 0) {
+    package init(driver: DriverStage, clock: any TouchClock, idleInterruptWatchdogMicroseconds: Int64 = 0) {
         self.driver = driver
         self.clock = clock
         self.idleInterruptWatchdogMicroseconds = idleInterruptWatchdogMicroseconds
-        next = clock()
+        next = clock.now
     }
 
     /// One read (see the type's documentation).
     package mutating func turn() -> Outcome {
         if let input = driver.interruptInput {
-            let started = clock()
+            let started = clock.now
             let interval = driver.pollInterval(at: started)
             let wait = isIdle(at: started) ? max(interval, idleInterruptWatchdogMicroseconds) : interval
             var edge: GPIOEdgeEvent? = nil
@@ -55,18 +55,18 @@ package struct DriverLoop {
                 return Outcome(
                     queued: driver.poll(at: edge.timestamp, edge: true), readAt: edge.timestamp, lineError: lineError)
             }
-            let now = clock()
+            let now = clock.now
             let queued = driver.poll(at: now)
             // A wait that returned early (a failing line) must not turn into a busy loop.
-            let left = wait - clock().microseconds(since: started)
+            let left = wait - clock.now.microseconds(since: started)
             return Outcome(queued: queued, readAt: now, waitMicroseconds: left > 0 ? left : nil, lineError: lineError)
         }
-        let now = clock()
+        let now = clock.now
         let queued = driver.poll(at: now)
         let interval = driver.pollInterval(at: now)
         next = next.advanced(byMicroseconds: interval)
         if next < now { next = now.advanced(byMicroseconds: interval) }
-        return Outcome(queued: queued, readAt: now, waitMicroseconds: next.microseconds(since: clock()))
+        return Outcome(queued: queued, readAt: now, waitMicroseconds: next.microseconds(since: clock.now))
     }
 
     /// No contact for the driver's active hold: an INT-driven driver may wait long for an edge.

@@ -88,30 +88,30 @@ package final class OutputStage {
     }
 
     /// Handles every queued event, then ends due pulses and writes what the sinks take.
-    /// `clock` gives the instant each write is issued (for latency and pulse starts).
+    /// `clock` (the pipeline's) gives the instant each write is issued (for latency and pulse starts).
     @discardableResult
-    package func drain(clock: () -> Instant) -> Int {
+    package func drain(clock: any TouchClock) -> Int {
         var n = 0
         if let displayTransitions {
             while let t = displayTransitions.tryPop() { writeDisplay(t) }
         }
         while let event = events.tryPop() {
-            gpio?.handle(event, at: clock())
+            gpio?.handle(event, at: clock.now)
             commands?.handle(event)
             for b in backlogs { b.push(event) }
-            pump(clock)
-            recordLatency(of: event, issuedAt: clock(), channel: nil)
+            pump(at: clock.now, clock: clock)
+            recordLatency(of: event, issuedAt: clock.now, channel: nil)
             n += 1
         }
         eventsWritten += n
-        tick(now: clock())
+        tick(now: clock.now)
         return n
     }
 
     /// Ends the pulses due by `now` and offers backed-up channels their waiting events.
     package func tick(now: Instant) {
         gpio?.advance(to: now)
-        if hasBacklog { pump { now } }
+        if hasBacklog { pump(at: now, clock: nil) }
     }
 
     /// True while some channel holds events for a backed-up sink.
@@ -140,8 +140,9 @@ package final class OutputStage {
         }
     }
 
-    /// Writes what each sink will take now, oldest first.
-    private func pump(_ clock: () -> Instant) {
+    /// Writes what each sink will take now, oldest first. Each write's latency is taken at
+    /// `clock.now` when a clock is given, else at `now` (a tick at a known instant).
+    private func pump(at now: Instant, clock: (any TouchClock)?) {
         for c in channels.indices {
             let sink = channels[c].sink
             let backlog = backlogs[c]
@@ -157,7 +158,7 @@ package final class OutputStage {
                 }
                 buffer.withUnsafeBytes { sink.write($0) }
                 channelStatistics[c].written += 1
-                recordLatency(of: event, issuedAt: clock(), channel: c)
+                recordLatency(of: event, issuedAt: clock?.now ?? now, channel: c)
             }
             channelStatistics[c].coalesced = backlog.coalescedCount
             channelStatistics[c].dropped = backlog.droppedCount

@@ -57,9 +57,9 @@ package final class Service: @unchecked Sendable {
     package let reloads: Int
     /// `ServiceProfile.idleInterruptWatchdogMicroseconds`.
     package let idleInterruptWatchdogMicroseconds: Int64
-    /// The pipeline's one clock (`TouchClock`) as the closure the stages take, made once at init
-    /// so that no closure is made per frame.
-    private let clock: @Sendable () -> Instant
+    /// The pipeline's one clock (`TouchClock`), handed as it is to the driver loop and the output
+    /// stage (a reference: nothing is made per frame).
+    private let clock: any TouchClock
     /// Threads, resource figures and the status files (`ServiceHost`).
     private let host: any ServiceHost
     /// `[display]`: the touch-to-wake gate, idle time and outside commands (nil without one).
@@ -102,7 +102,7 @@ package final class Service: @unchecked Sendable {
     /// service never sees the board. It sees the controller only through `TouchInputSource` (a
     /// simulated board's controller included), the virtual devices and programs only through
     /// `VirtualInputDevice` and `CommandRunner`, the sinks through `LineSink`, and time only
-    /// through `clock`. `display` is the `[display]` gate, its idle time counted from `clock()`
+    /// through `clock`. `display` is the `[display]` gate, its idle time counted from `clock.now`
     /// at its making.
     package init(
         profile: ServiceProfile, realtime: any ThreadTuning, logger: Logger, engine: GestureEngine,
@@ -114,7 +114,7 @@ package final class Service: @unchecked Sendable {
         self.host = host
         self.profile = profile
         self.logger = logger
-        self.clock = clock.read
+        self.clock = clock
         startedAt = clock.now
         self.realtime = realtime
         realtimeSummary = realtime.summary
@@ -185,7 +185,7 @@ package final class Service: @unchecked Sendable {
         defer { output.commands?.spawner?.stop() }
         displaySwitch?.start()
         defer { displaySwitch?.stop() }  // the screen is left on
-        driver.start(at: clock())
+        driver.start(at: clock.now)
         let outputs = output.channels.map(\.name).joined(separator: ", ")
         let recognizers = engine.recognizers.count
         logger.info("touchwire running: board \(profile.boardName), \(recognizers) recognizers, outputs: \(outputs)")
@@ -208,7 +208,7 @@ package final class Service: @unchecked Sendable {
         metricsWake.signal()
         metricsDone.wait()
         // Every touch ends: cancel what is still down, then write what is left.
-        let now = clock()
+        let now = clock.now
         recognizer.step(now: now)
         if engine.hasTouchesDown { engine.process(.cancel(at: now)) }
         output.drain(clock: clock)
@@ -252,7 +252,7 @@ package final class Service: @unchecked Sendable {
     /// Builds a snapshot from the metrics. Call on the metrics thread (or after `run()` returned).
     private func makeSnapshot(previous: (frames: Int, at: Instant)?) -> MetricsSnapshot {
         metrics.collect()
-        let now = clock()
+        let now = clock.now
         let read = metrics.framesRead.load(ordering: .relaxed)
         var fps = 0.0
         if let previous, now > previous.at {
@@ -294,7 +294,7 @@ package final class Service: @unchecked Sendable {
     /// The metrics thread's publication (and `run()`'s last one, after the threads have joined).
     private func publishSnapshotOnThisThread() {
         let snap = makeSnapshot(previous: previousSample)
-        previousSample = (snap.framesRead, clock())
+        previousSample = (snap.framesRead, clock.now)
         latest.withLock { $0 = snap }
         if let statusFile, !statusFile.isEmpty {
             do throws(ServiceHostError) {
@@ -336,7 +336,7 @@ package final class Service: @unchecked Sendable {
         var nextPageRelease = ServiceProfile.startupMicroseconds
         while isRunning {
             publishSnapshotOnThisThread()
-            let elapsed = clock().microseconds(since: startedAt)
+            let elapsed = clock.now.microseconds(since: startedAt)
             if elapsed >= nextPageRelease {
                 // Start-up code, and code run once since (a client connecting, a reload, a command),
                 // stays mapped with its fault-around neighbours: give it back; the loops fault in
@@ -421,7 +421,7 @@ package final class Service: @unchecked Sendable {
     /// One pass of the recognizer stage, by whichever thread holds `turns`: the queued frames and
     /// the timers due, then (`writesOnRecognizerThread`) their events' writes.
     private func recognizerPass() {
-        recognizer.step(now: clock())
+        recognizer.step(now: clock.now)
         if writesOnRecognizerThread && events.ring.count > 0 { writeEventsNow() }
     }
 
@@ -437,7 +437,7 @@ package final class Service: @unchecked Sendable {
             turns.acquire()
             recognizerPass()
             // Sleep until a frame arrives or the next timer is due (at most a second).
-            let now = clock()
+            let now = clock.now
             let wait = max(1, min(recognizer.timeUntilNextDeadline(from: now) ?? 1_000_000, 1_000_000))
             turns.recognizerWillSleep(until: now.advanced(byMicroseconds: wait))
             turns.release()
@@ -448,14 +448,14 @@ package final class Service: @unchecked Sendable {
     /// Drains events, ends GPIO pulses on time, retries backed-up sinks, and every 10 s logs the
     /// frame→write latency. On the way out (stop, SIGINT, SIGTERM) every bound GPIO line goes inactive.
     private func outputLoop() {
-        var nextReport = clock().advanced(byMicroseconds: 10_000_000)
+        var nextReport = clock.now.advanced(byMicroseconds: 10_000_000)
         var reportedEvents = 0
         while isRunning {
             outputHold.acquire()  // a recognizing thread holds it only for one drain
             output.drain(clock: clock)
             output.flush()
             metrics.eventsWritten.store(output.eventsWritten, ordering: .relaxed)
-            let now = clock()
+            let now = clock.now
             var summary: String? = nil
             if now >= nextReport {
                 nextReport = now.advanced(byMicroseconds: 10_000_000)
@@ -487,7 +487,7 @@ package final class Service: @unchecked Sendable {
         }
         output.drain(clock: clock)
         metrics.eventsWritten.store(output.eventsWritten, ordering: .relaxed)
-        let upkeep = output.nextWakeup(from: clock()) != nil
+        let upkeep = output.nextWakeup(from: clock.now) != nil
         outputHold.release()
         if upkeep { outputWake.signal() }
     }

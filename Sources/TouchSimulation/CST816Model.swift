@@ -15,7 +15,7 @@ import TouchDrivers
 /// Single-threaded.
 package final class CST816Model: I2CDeviceModel, TouchPresenting {
     package let address: I2CAddress
-    package var clock: () -> Instant
+    package var clock: any TouchClock
     package var onInterrupt: ((Instant) -> Void)?
     package var ignoresAutoSleepDisable = false
     package var autoSleepMicroseconds: Int64 = CST816Registers.autoSleepMicroseconds
@@ -31,11 +31,11 @@ package final class CST816Model: I2CDeviceModel, TouchPresenting {
 
     package init(
         address: I2CAddress = I2CAddress(CST816Registers.address), chipID: UInt8 = 0xB4, firmware: UInt8 = 0x02,
-        clock: @escaping () -> Instant = { .zero }
+        clock: any TouchClock = StandingClock()
     ) {
         self.address = address
         self.clock = clock
-        lastActivity = clock()
+        lastActivity = clock.now
         registers[Int(CST816Registers.chipID)] = chipID
         registers[Int(CST816Registers.chipID) + 1] = 0x00
         registers[Int(CST816Registers.chipID) + 2] = firmware
@@ -48,7 +48,7 @@ package final class CST816Model: I2CDeviceModel, TouchPresenting {
 
     /// True when the chip is off the bus now.
     package var isAsleep: Bool {
-        autoSleepEnabled && !fingerDown && clock().microseconds(since: lastActivity) >= autoSleepMicroseconds
+        autoSleepEnabled && !fingerDown && clock.now.microseconds(since: lastActivity) >= autoSleepMicroseconds
     }
 
     /// RST driven. Release wakes the chip and restores the power-on registers (auto-sleep on).
@@ -59,12 +59,12 @@ package final class CST816Model: I2CDeviceModel, TouchPresenting {
             registers[Int(CST816Registers.irqControl)] = 0
             for r in 0x01...0x06 { registers[r] = 0 }
             fingerDown = false
-            lastActivity = clock()
+            lastActivity = clock.now
         }
     }
 
     package func present(_ contacts: TouchFrame) {
-        let now = clock()
+        let now = clock.now
         let down = !contacts.isCancel && !contacts.isEmpty
         guard down || fingerDown else { return }
         registers[1] = nextGesture

@@ -16,7 +16,7 @@ import TouchDrivers
 /// Single-threaded.
 package final class GT911Model: I2CDeviceModel, TouchPresenting {
     package private(set) var address: I2CAddress
-    package var clock: () -> Instant
+    package var clock: any TouchClock
     /// Called when the chip pulses INT (a report loaded, or a spurious pulse).
     package var onInterrupt: ((Instant) -> Void)?
     package var readyLagMicroseconds: Int64 = 0
@@ -36,7 +36,7 @@ package final class GT911Model: I2CDeviceModel, TouchPresenting {
 
     package init(
         address: I2CAddress = I2CAddress(GT911Registers.addressINTLow), width: Int = 800, height: Int = 480,
-        firmware: UInt16 = 0x1060, clock: @escaping () -> Instant = { .zero }
+        firmware: UInt16 = 0x1060, clock: any TouchClock = StandingClock()
     ) {
         self.address = address
         self.clock = clock
@@ -84,7 +84,7 @@ package final class GT911Model: I2CDeviceModel, TouchPresenting {
         var f = contacts
         if f.isCancel { f = TouchFrame(timestamp: f.timestamp) }
         pending = f
-        pendingAt = clock()
+        pendingAt = clock.now
         interruptCount += 1
         onInterrupt?(pendingAt)
         if !down && spuriousInterruptAfterLift {
@@ -97,7 +97,7 @@ package final class GT911Model: I2CDeviceModel, TouchPresenting {
 
     /// Loads a pending report once the lag has passed and the host has cleared the status.
     private func commitIfDue() {
-        guard let f = pending, clock().microseconds(since: pendingAt) >= readyLagMicroseconds,
+        guard let f = pending, clock.now.microseconds(since: pendingAt) >= readyLagMicroseconds,
             status & GT911Registers.statusReady == 0
         else { return }
         pending = nil

@@ -14,7 +14,7 @@ package final class ICN8318Model: I2CDeviceModel, TouchPresenting {
     package let address: I2CAddress
     package var onInterrupt: ((Instant) -> Void)?
     /// The instant INT is pulsed at (the world's clock).
-    package var clock: () -> Instant = { .zero }
+    package var clock: any TouchClock = StandingClock()
     /// Loads the next image with this soft-button byte (a button under the glass held).
     package var nextSoftButton: UInt8 = 0
     package private(set) var registers = [UInt8](repeating: 0, count: 256)
@@ -73,7 +73,7 @@ package final class ICN8318Model: I2CDeviceModel, TouchPresenting {
             registers[at + 5] = 8
             registers[at + 6] = r.event
         }
-        onInterrupt?(clock())
+        onInterrupt?(clock.now)
     }
 
     package func transfer(write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer) throws(I2CError) {

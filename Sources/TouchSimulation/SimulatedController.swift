@@ -18,20 +18,15 @@ package final class SimulatedController: TouchInputSource {
     /// The real driver, on the world's simulated bus.
     package let driver: any TouchInputSource
     package let world: SimulatedTouchWorld
-    private let sleep: (Int64) -> Void
-    private let clock: () -> Instant
+    private let clock: any TouchClock
     private var scripted: ScriptedInterruptInput?
 
-    /// `clock` and `sleep` are the pipeline's (the monotonic clock and a real sleep in `run`): the
-    /// scripted INT waits on them, so a simulated run keeps the script's pace.
-    package init(
-        driver: any TouchInputSource, world: SimulatedTouchWorld, clock: @escaping () -> Instant,
-        sleep: @escaping (Int64) -> Void
-    ) {
+    /// `clock` is the pipeline's (`SystemClock` in `run`; the world's own without one): the
+    /// scripted INT waits on it, so a simulated run keeps the script's pace.
+    package init(driver: any TouchInputSource, world: SimulatedTouchWorld, clock: any TouchClock) {
         self.driver = driver
         self.world = world
         self.clock = clock
-        self.sleep = sleep
     }
 
     package var identity: ControllerIdentity? { driver.identity }
@@ -56,7 +51,7 @@ package final class SimulatedController: TouchInputSource {
             return nil
         }
         if let scripted, scripted.line === line { return scripted }
-        let input = ScriptedInterruptInput(line: line, world: world, clock: clock, sleep: sleep)
+        let input = ScriptedInterruptInput(line: line, world: world, clock: clock)
         scripted = input
         return input
     }
@@ -69,17 +64,12 @@ package final class ScriptedInterruptInput: GPIOInput {
     /// The simulated chip's input line, where the model's pulses arrive.
     let line: any GPIOInput
     private let world: SimulatedTouchWorld
-    private let clock: () -> Instant
-    private let sleep: (Int64) -> Void
+    private let clock: any TouchClock
 
-    init(
-        line: any GPIOInput, world: SimulatedTouchWorld, clock: @escaping () -> Instant,
-        sleep: @escaping (Int64) -> Void
-    ) {
+    init(line: any GPIOInput, world: SimulatedTouchWorld, clock: any TouchClock) {
         self.line = line
         self.world = world
         self.clock = clock
-        self.sleep = sleep
     }
 
     package var id: GPIOLineID { line.id }
@@ -87,15 +77,15 @@ package final class ScriptedInterruptInput: GPIOInput {
     package func isActive() throws(GPIOError) -> Bool { try line.isActive() }
 
     package func waitForEdge(timeoutMicroseconds: Int64) throws(GPIOError) -> GPIOEdgeEvent? {
-        let now = clock()
+        let now = clock.now
         world.advance(to: now)
         if let edge = try line.waitForEdge(timeoutMicroseconds: 0) { return edge }
         let timeout = max(0, timeoutMicroseconds)
         guard let next = world.nextScriptedChange(after: now), next.microseconds(since: now) <= timeout else {
-            sleep(timeout)
+            clock.sleep(microseconds: timeout)
             return nil
         }
-        sleep(next.microseconds(since: now))
+        clock.sleep(microseconds: next.microseconds(since: now))
         world.advance(to: next)
         return try line.waitForEdge(timeoutMicroseconds: 0) ?? GPIOEdgeEvent(rising: true, timestamp: next)
     }

@@ -16,7 +16,7 @@ package final class SimulatedGPIO: GPIOProvider {
 
     /// Chips that exist, by label, and their line counts.
     package let chips: [String: Int]
-    package var clock: () -> Instant
+    package var clock: any TouchClock
     /// Called after every output level change (line, logical level, instant): how simulated
     /// chips see their reset and INT lines being driven.
     package var onOutputChange: ((GPIOLineID, Bool, Instant) -> Void)?
@@ -30,7 +30,7 @@ package final class SimulatedGPIO: GPIOProvider {
     fileprivate var levels: [GPIOLineID: Bool] = [:]
     fileprivate var edges: [GPIOLineID: [GPIOEdgeEvent]] = [:]
 
-    package init(chips: [String: Int] = ["sim-gpio": 64], clock: @escaping () -> Instant = { .zero }) {
+    package init(chips: [String: Int] = ["sim-gpio": 64], clock: any TouchClock = StandingClock()) {
         self.chips = chips
         self.clock = clock
     }
@@ -74,7 +74,7 @@ package final class SimulatedGPIO: GPIOProvider {
 
     fileprivate func record(_ id: GPIOLineID, _ active: Bool) {
         levels[id] = active
-        let now = clock()
+        let now = clock.now
         if keepsHistory { history.append(Change(line: id, active: active, at: now)) }
         onOutputChange?(id, active, now)
     }

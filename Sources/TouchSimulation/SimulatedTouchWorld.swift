@@ -72,21 +72,19 @@ package final class SimulatedTouchWorld {
         if microseconds > 0 { now = now.advanced(byMicroseconds: microseconds) }
     }
 
+    /// The world's own time as a clock (`now`; a sleep advances it): what a simulated board runs
+    /// on when the world keeps its own time.
+    package var ownClock: any TouchClock { WorldClock(world: self) }
+
     /// Timing for drivers on this world when the world keeps its own time: sleeping advances `now`.
-    package var timing: DriverTiming {
-        DriverTiming(sleep: { [unowned self] us in sleep(microseconds: us) }, now: { [unowned self] in now })
-    }
+    package var timing: DriverTiming { DriverTiming(clock: ownClock) }
 
     /// Timing for drivers on this world when the pipeline's clock is injected: a driver's sleep (a
-    /// reset pulse, a GT911 ready poll) is the pipeline's `sleep`, which moves `clock` on (a real
-    /// sleep, or a virtual clock's advance), and the world then catches up with `clock` — so a reset
-    /// takes its time on both clocks alike and the script is never presented ahead of the pipeline.
-    package func timing(clock: @escaping () -> Instant, sleep: @escaping (Int64) -> Void) -> DriverTiming {
-        DriverTiming(
-            sleep: { [unowned self] us in
-                sleep(us)
-                advance(to: clock())
-            }, now: clock)
+    /// reset pulse, a GT911 ready poll) is the clock's `sleep`, which moves it on (a real sleep, or
+    /// a manual clock's advance), and the world then catches up with the clock — so a reset takes
+    /// its time on both alike and the script is never presented ahead of the pipeline.
+    package func timing(following clock: any TouchClock) -> DriverTiming {
+        DriverTiming(clock: FollowingClock(world: self, clock: clock))
     }
 
     /// Pulses the INT input (active then inactive) at `time`, as the chip does when a report is loaded.
@@ -101,4 +99,29 @@ package final class SimulatedTouchWorld {
 
     /// True when a non-looping script has played its last frame.
     package var isFinished: Bool { player.isFinished }
+}
+
+/// `SimulatedTouchWorld.ownClock`: the world's `now`, which a sleep advances. Driver thread only,
+/// like the world.
+private final class WorldClock: TouchClock, @unchecked Sendable {
+    unowned let world: SimulatedTouchWorld
+    init(world: SimulatedTouchWorld) { self.world = world }
+    var now: Instant { world.now }
+    func sleep(microseconds: Int64) { world.sleep(microseconds: microseconds) }
+}
+
+/// `SimulatedTouchWorld.timing(following:)`'s clock: the pipeline's, with the world catching up
+/// with it after every sleep. Driver thread only, like the world.
+private final class FollowingClock: TouchClock, @unchecked Sendable {
+    unowned let world: SimulatedTouchWorld
+    let clock: any TouchClock
+    init(world: SimulatedTouchWorld, clock: any TouchClock) {
+        self.world = world
+        self.clock = clock
+    }
+    var now: Instant { clock.now }
+    func sleep(microseconds: Int64) {
+        clock.sleep(microseconds: microseconds)
+        world.advance(to: clock.now)
+    }
 }

@@ -113,7 +113,9 @@ struct Monitor: ParsableCommand {
         var received = 0
         var countAtRefresh = 0
         var lastLatency: Int64?
-        var refreshAt = MonotonicClock.now()
+        // The real clock, named once: the latency shown is the event's age on it.
+        let clock: any TouchClock = SystemClock.shared
+        var refreshAt = clock.now
         var closed = false
         while !stop.load(ordering: .relaxed) && !closed {
             var failure: UnixConnectionError?
@@ -133,7 +135,7 @@ struct Monitor: ParsableCommand {
             let bounded = reader.feed(buffer[..<arrived]) { line in
                 guard let event = MonitorEvent.parse(line) else { return true }
                 received += 1
-                lastLatency = Int64.saturatingDifference(MonotonicClock.now().microseconds, event.time)
+                lastLatency = Int64.saturatingDifference(clock.now.microseconds, event.time)
                 MonitorEvent.append(event, to: &recent)
                 if let frames, received >= frames {
                     closed = true
@@ -145,7 +147,7 @@ struct Monitor: ParsableCommand {
                 return "\(connection.path): a line of more than \(Monitor.maximumLineBytes) bytes;"
                     + " not touchwire's event stream (formats.md §2)"
             }
-            let now = MonotonicClock.now()
+            let now = clock.now
             let elapsed = now.microseconds(since: refreshAt)
             if elapsed >= Int64(refreshMs) * 1000 || closed {
                 let rate = Double(received - countAtRefresh) / (Double(max(elapsed, 1)) / 1e6)
@@ -203,8 +205,7 @@ struct Monitor: ParsableCommand {
         var refreshAt = start
         service.driver.start(at: start)
         // Live, the board is read exactly as `run` reads it (INT edges or the adaptive poll rate).
-        let read = clock.read
-        var loop = DriverLoop(driver: service.driver, clock: read)
+        var loop = DriverLoop(driver: service.driver, clock: clock)
         var wait: Int64? = nil
         while !stop.load(ordering: .relaxed) {
             if let frames, reads >= frames { break }
@@ -225,7 +226,7 @@ struct Monitor: ParsableCommand {
                 touches = frame.isCancel ? [] : frame.contacts
                 changed = true
             }
-            service.output.drain(clock: read)
+            service.output.drain(clock: clock)
             let events = lines.take()
             if !events.isEmpty && virtual == nil {
                 let latency = clock.now.microseconds(since: now)

@@ -111,7 +111,7 @@ extension Probe {
         let setup: ControllerSetup
         do throws(ServiceError) {
             setup = try ControllerFactory.make(
-                description, start: MonotonicClock.now(), clock: { MonotonicClock.now() })
+                description, start: SystemClock.shared.now, clock: SystemClock.shared)
         } catch {
             throw fail("\(error)")
         }

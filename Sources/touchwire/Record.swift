@@ -45,12 +45,13 @@ struct Record: ParsableCommand {
     func run() throws {
         let description = try loadBoard(board)
         let logger = makeLogger(verbose: false)
-        let start = MonotonicClock.now()
+        let clock = SystemClock.shared
+        let start = clock.now
         let recorder: Recorder
         do throws(ServiceError) {
             recorder = try Recorder(
                 board: description, path: output, inputs: [board], logger: logger, start: start,
-                clock: { MonotonicClock.now() })
+                clock: clock)
         } catch {
             throw fail("\(error)")
         }
@@ -62,7 +63,7 @@ struct Record: ParsableCommand {
         logger.info("recording \(description.name) to \(output); Ctrl-C stops")
         do throws(TraceError) {
             while !stop.load(ordering: .relaxed) {
-                let now = MonotonicClock.now()
+                let now = clock.now
                 if let deadline, now >= deadline { break }
                 if let input = recorder.driver.interruptInput {
                     let wait = recorder.driver.pollInterval(at: now)
@@ -70,13 +71,13 @@ struct Record: ParsableCommand {
                         try recorder.step(at: edge.timestamp, edge: true)
                         continue
                     }
-                    try recorder.step(at: MonotonicClock.now())
+                    try recorder.step(at: clock.now)
                 } else {
                     try recorder.step(at: now)
                     usleep(UInt32(max(1000, recorder.driver.pollInterval(at: now))))
                 }
             }
-            try recorder.finish(at: MonotonicClock.now())
+            try recorder.finish(at: clock.now)
         } catch {
             throw fail("\(error)")
         }

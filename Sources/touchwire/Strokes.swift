@@ -3,6 +3,7 @@ import BoardConfig
 import FoundationEssentials
 import Gestures
 import TouchComposition
+import TouchCore
 import TouchLinux
 import TouchService
 import TouchTrace
@@ -215,11 +216,12 @@ extension Strokes {
         func run() throws {
             let t = try readTrace(trace)
             let templates = try self.templates.map(readTemplates) ?? .builtIn
-            let start = ContinuousClock.now
+            let clock: any TouchClock = SystemClock.shared
+            let start = clock.now
             let r = StrokeLearning.replayForCost(
                 frames: t.frames, panelWidth: t.header.panelWidth, panelHeight: t.header.panelHeight,
                 templates: templates, passes: passes, decide: !noDecide)
-            let elapsed = ContinuousClock.now - start
+            let elapsed = "\(Double(clock.now.microseconds(since: start)) / 1_000_000) seconds"
             let counts = "\(r.frames) frames, \(r.moving) moving, \(r.events) events"
             print("strokes bench: \(passes) passes, \(counts), \(elapsed)")
         }

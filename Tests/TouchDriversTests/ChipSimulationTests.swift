@@ -5,11 +5,12 @@ import XCTest
 
 /// A clock the test moves by hand; drivers sleep by advancing it (no real sleeping).
 final class TestClock {
-    var now = Instant.zero
-    var timing: DriverTiming {
-        DriverTiming(
-            sleep: { [unowned self] us in now = now.advanced(byMicroseconds: us) }, now: { [unowned self] in now })
+    let clock = ManualClock()
+    var now: Instant {
+        get { clock.now }
+        set { clock.now = newValue }
     }
+    var timing: DriverTiming { DriverTiming(clock: clock) }
 }
 
 /// GT911 and CST816 drivers against their register-level models.
@@ -25,10 +26,10 @@ final class ChipSimulationTests: XCTestCase {
     ) -> (SimulatedI2CBus, GT911Model, GT911Driver<SimulatedI2CBus>, SimulatedGPIO, TestClock) {
         let clock = TestClock()
         let bus = SimulatedI2CBus()
-        let model = GT911Model(clock: { clock.now })
+        let model = GT911Model(clock: clock.clock)
         model.wrongAddressAfterReset = wrongAddress
         bus.attach(model)
-        let gpio = SimulatedGPIO(clock: { clock.now })
+        let gpio = SimulatedGPIO(clock: clock.clock)
         let int = self.int
         let rst = self.rst
         gpio.onOutputChange = { [unowned gpio, unowned model, unowned bus] id, active, _ in
@@ -127,10 +128,10 @@ final class ChipSimulationTests: XCTestCase {
     {
         let clock = TestClock()
         let bus = SimulatedI2CBus()
-        let model = CST816Model(clock: { clock.now })
+        let model = CST816Model(clock: clock.clock)
         model.ignoresAutoSleepDisable = ignoresDisable
         bus.attach(model)
-        let gpio = SimulatedGPIO(clock: { clock.now })
+        let gpio = SimulatedGPIO(clock: clock.clock)
         let rst = self.rst
         gpio.onOutputChange = { [unowned model] id, active, _ in if id == rst.id { model.setReset(active) } }
         let lines = ControllerLines(provider: gpio, interrupt: nil, reset: reset ? rst : nil)
@@ -185,7 +186,7 @@ final class ChipSimulationTests: XCTestCase {
         let model = FT6x36Model()
         bus.attach(model)
         let clock = TestClock()
-        let gpio = SimulatedGPIO(clock: { clock.now })
+        let gpio = SimulatedGPIO(clock: clock.clock)
         let lines = ControllerLines(provider: gpio, interrupt: int, reset: rst)
         let config = FT6x36Driver<SimulatedI2CBus>.Configuration(
             maxPoints: 2, panelWidth: 800, panelHeight: 480, interruptTrigger: false, reportRate: 0x3C)

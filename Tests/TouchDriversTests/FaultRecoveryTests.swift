@@ -252,12 +252,10 @@ final class FaultRecoveryTests: XCTestCase {
     /// simulated board returns the next scripted edge (waiting for it on the injected clock), or
     /// nothing after the whole timeout, exactly as a wired INT line does; no `simulation` branch.
     func testSimulatedINTWaitReturnsTheNextScriptedEdgeOnTheInjectedClock() throws {
-        final class Clock: @unchecked Sendable { var now = Instant.zero }
-        let clock = Clock()
+        let clock = ManualClock()
         let setup = try ControllerFactory.make(
             try board(chip: "ft6x36", extra: #"interrupt = { chip = "sim-gpio", line = 17 }"#), start: .zero,
-            clock: { clock.now },
-            sleep: { clock.now = clock.now.advanced(byMicroseconds: $0) })
+            clock: clock)
         let frames = FrameQueue(capacity: 16)
         let stage = DriverStage(controller: setup.controller, frames: frames, transform: setup.transform, log: { _ in })
         XCTAssertTrue(stage.start(at: .zero))
@@ -283,12 +281,10 @@ final class FaultRecoveryTests: XCTestCase {
     /// clock stood at 0 while the world's was at 305 ms: the pipeline was handed an edge for the tap
     /// at 100 ms, long over in the world, and its read found nothing.)
     func testResetSleepsPassOnThePipelinesClockAndTheWorldsAlike() throws {
-        final class Clock: @unchecked Sendable { var now = Instant.zero }
-        let clock = Clock()
+        let clock = ManualClock()
         let setup = try ControllerFactory.make(
             try board(chip: "ft6x36", interrupt: true), start: .zero,
-            clock: { clock.now },
-            sleep: { clock.now = clock.now.advanced(byMicroseconds: $0) })
+            clock: clock)
         let world = try XCTUnwrap(setup.simulation)
         let frames = FrameQueue(capacity: 16)
         let stage = DriverStage(controller: setup.controller, frames: frames, transform: setup.transform, log: { _ in })

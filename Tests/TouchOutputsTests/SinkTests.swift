@@ -4,12 +4,6 @@ import TouchLinux
 import TouchOutputs
 import XCTest
 
-/// A clock that moves only when the test says so.
-final class ManualClock {
-    var now = Instant(microseconds: 1_000_000)
-    func advance(microseconds: Int64) { now = now.advanced(byMicroseconds: microseconds) }
-}
-
 final class LogRecorder {
     var lines: [String] = []
 }
@@ -36,7 +30,7 @@ final class UARTSinkTests: XCTestCase {
         // this machine runs the loop.
         let sink = try UARTSink(
             path: pty.subordinatePath, configuration: SerialConfiguration(),
-            clock: { Instant(microseconds: 1_000_000) },
+            clock: ManualClock(Instant(microseconds: 1_000_000)),
             log: { logs.lines.append($0) })
         let total = 20_000
         // The port is non-blocking: a full buffer makes write return, it never waits for a reader.
@@ -87,10 +81,10 @@ final class UARTSinkTests: XCTestCase {
 
         let first = try makePseudoTerminal()
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: first.subordinatePath)
-        let clock = ManualClock()
+        let clock = ManualClock(Instant(microseconds: 1_000_000))
         let logs = LogRecorder()
         let sink = try UARTSink(
-            path: link, configuration: SerialConfiguration(baudRate: 9600), clock: { clock.now },
+            path: link, configuration: SerialConfiguration(baudRate: 9600), clock: clock,
             log: { logs.lines.append($0) })
         XCTAssertTrue(sink.isConnected)
         sink.write(Array("one\n".utf8))
@@ -108,7 +102,7 @@ final class UARTSinkTests: XCTestCase {
         XCTAssertEqual(sink.nextReconnect, disconnectedAt.advanced(byMicroseconds: 100_000))
 
         // Before the deadline nothing is tried; lines are dropped and counted.
-        clock.advance(microseconds: 50_000)
+        clock.advance(byMicroseconds: 50_000)
         sink.write(Array("three\n".utf8))
         XCTAssertEqual(sink.reconnectAttempts, 0)
         XCTAssertEqual(sink.droppedLines, 2)
@@ -131,7 +125,7 @@ final class UARTSinkTests: XCTestCase {
         // The device comes back.
         let second = try makePseudoTerminal()
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: second.subordinatePath)
-        clock.advance(microseconds: 1_000_000)
+        clock.advance(byMicroseconds: 1_000_000)
         sink.write(Array("early\n".utf8))
         XCTAssertFalse(sink.isConnected, "not before the 5 s back-off has passed")
         clock.now = sink.nextReconnect ?? clock.now
@@ -148,9 +142,9 @@ final class UARTSinkTests: XCTestCase {
     /// dropped and counted, and no reconnect is scheduled however much time passes.
     func testCloseReleasesThePortForGood() throws {
         let pty = try makePseudoTerminal()
-        let clock = ManualClock()
+        let clock = ManualClock(Instant(microseconds: 1_000_000))
         let sink = try UARTSink(
-            path: pty.subordinatePath, configuration: SerialConfiguration(baudRate: 9600), clock: { clock.now },
+            path: pty.subordinatePath, configuration: SerialConfiguration(baudRate: 9600), clock: clock,
             log: { _ in })
         sink.write(Array("one\n".utf8))
         XCTAssertEqual(try pty.read(count: 4), Array("one\n".utf8))
@@ -158,7 +152,7 @@ final class UARTSinkTests: XCTestCase {
         sink.close()  // idempotent
         XCTAssertFalse(sink.isConnected)
         XCTAssertTrue(sink.isClosed)
-        clock.advance(microseconds: 60_000_000)
+        clock.advance(byMicroseconds: 60_000_000)
         sink.flush()
         sink.write(Array("two\n".utf8))
         XCTAssertFalse(sink.isConnected, "a closed sink is not reopened")
@@ -168,10 +162,10 @@ final class UARTSinkTests: XCTestCase {
     }
 
     func testStartingWithTheDeviceMissingDoesNotThrow() throws {
-        let clock = ManualClock()
+        let clock = ManualClock(Instant(microseconds: 1_000_000))
         let logs = LogRecorder()
         let sink = try UARTSink(
-            path: "/dev/ttyTOUCHWIRE-missing", configuration: SerialConfiguration(), clock: { clock.now },
+            path: "/dev/ttyTOUCHWIRE-missing", configuration: SerialConfiguration(), clock: clock,
             log: { logs.lines.append($0) })
         XCTAssertFalse(sink.isConnected)
         sink.write(Array("x\n".utf8))

@@ -217,12 +217,14 @@ final class AllocationTests: XCTestCase {
             ], recognizerSlots: engine.recognizers.count)
         output.metrics = PipelineMetrics(clock: SystemClock.shared)
         let script = KioskScript.frames()
+        let clock = ManualClock()
         func play(offset: Int64) {
             for var frame in script {
                 frame.timestamp = frame.timestamp.advanced(byMicroseconds: offset)
                 frames.offer(frame)
                 stage.step(now: frame.timestamp)
-                output.drain(clock: { frame.timestamp })
+                clock.now = frame.timestamp
+                output.drain(clock: clock)
             }
         }
         play(offset: 0)

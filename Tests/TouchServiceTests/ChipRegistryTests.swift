@@ -67,7 +67,7 @@ final class ChipRegistryTests: XCTestCase, TouchwireCommandLine {
                 clock.now = .milliseconds(ms)
                 service.driver.poll(at: clock.now)
                 service.recognizer.step(now: clock.now)
-                service.output.drain(clock: clock.read)
+                service.output.drain(clock: clock)
             }
             service.output.flush()
             let events = stdout.text.split(separator: "\n")

@@ -235,7 +235,7 @@ final class ExecBoardTests: XCTestCase {
             clock.now = .milliseconds(ms)
             service.driver.poll(at: clock.now)
             service.recognizer.step(now: clock.now)
-            service.output.drain(clock: clock.read)
+            service.output.drain(clock: clock)
         }
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
         XCTAssertTrue(FileManager.default.fileExists(atPath: marker))

@@ -29,13 +29,13 @@ final class DriverLoopTests: XCTestCase {
 
     private func loop(_ board: BoardDescription, clock: ManualClock) throws -> (DriverLoop, FrameQueue) {
         let setup = try ControllerFactory.make(
-            board, start: .zero, clock: clock.read, sleep: { clock.now = clock.now.advanced(byMicroseconds: $0) })
+            board, start: .zero, clock: clock)
         let frames = FrameQueue(capacity: 64)
         let stage = DriverStage(
             controller: setup.controller, frames: frames, transform: setup.transform,
             protection: setup.protection, schedule: setup.schedule, log: { _ in })
         XCTAssertTrue(stage.start(at: clock.now))
-        return (DriverLoop(driver: stage, clock: clock.read, idleInterruptWatchdogMicroseconds: 1_000_000), frames)
+        return (DriverLoop(driver: stage, clock: clock, idleInterruptWatchdogMicroseconds: 1_000_000), frames)
     }
 
     /// Without INT the loop polls at the adaptive period and asks to wait out the rest of it; the

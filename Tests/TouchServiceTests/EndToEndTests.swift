@@ -19,7 +19,7 @@ final class EndToEndTests: XCTestCase {
         let pty = try PseudoTerminal()
         let clock = ManualClock()
         let uart = try UARTSink(
-            path: pty.subordinatePath, configuration: SerialConfiguration(baudRate: 115_200), clock: clock.read,
+            path: pty.subordinatePath, configuration: SerialConfiguration(baudRate: 115_200), clock: clock,
             log: { _ in })
         let stdout = CollectingSink()
         let names = EngineBuilder.names(of: try EngineBuilder.build(board))
@@ -34,7 +34,7 @@ final class EndToEndTests: XCTestCase {
             clock.now = .milliseconds(ms)
             serviceWithUART.driver.poll(at: clock.now)
             serviceWithUART.recognizer.step(now: clock.now)
-            serviceWithUART.output.drain(clock: clock.read)
+            serviceWithUART.output.drain(clock: clock)
         }
         serviceWithUART.output.flush()
 
@@ -77,7 +77,7 @@ final class EndToEndTests: XCTestCase {
             if ms == 150 { (service.driver.controller as? SimulatedController)?.world.bus?.nackNext(3) }
             service.driver.poll(at: clock.now)
             service.recognizer.step(now: clock.now)
-            service.output.drain(clock: clock.read)
+            service.output.drain(clock: clock)
         }
         let states = stdout.lines.compactMap { line -> String? in
             guard let r = line.range(of: #""state":""#) else { return nil }

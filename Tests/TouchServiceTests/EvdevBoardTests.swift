@@ -19,7 +19,7 @@ final class EvdevBoardTests: XCTestCase {
             clock.now = .milliseconds(ms)
             service.driver.poll(at: clock.now)
             service.recognizer.step(now: clock.now)
-            service.output.drain(clock: clock.read)
+            service.output.drain(clock: clock)
         }
         service.output.flush()
         XCTAssertFalse(service.engine.hasTouchesDown)

@@ -24,7 +24,7 @@ final class ICN8318BoardTests: XCTestCase, TouchwireCommandLine {
             clock.now = .milliseconds(ms)
             service.driver.poll(at: clock.now)
             service.recognizer.step(now: clock.now)
-            service.output.drain(clock: clock.read)
+            service.output.drain(clock: clock)
         }
         service.output.flush()
         let events = stdout.text.split(separator: "\n").map(String.init)

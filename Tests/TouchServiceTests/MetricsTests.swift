@@ -148,7 +148,7 @@ final class MetricsTests: XCTestCase {
             clock.now = .milliseconds(ms)
             service.driver.poll(at: clock.now)
             service.recognizer.step(now: clock.now)
-            service.output.drain(clock: clock.read)
+            service.output.drain(clock: clock)
         }
         service.publishSnapshot()
         let snap = try XCTUnwrap(service.latestSnapshot)

@@ -43,7 +43,7 @@ func step(_ service: Service, _ clock: ManualClock, from: Int64 = 0, through: In
         each(ms)
         service.driver.poll(at: clock.now)
         service.recognizer.step(now: clock.now)
-        service.output.drain(clock: clock.read)
+        service.output.drain(clock: clock)
         service.output.flush()
     }
 }
@@ -93,7 +93,7 @@ final class OutputBehaviourTests: XCTestCase {
                 gpio = { chip = "sim", line = 2, active_low = true }
                 """)
         let clock = ManualClock()
-        let gpio = SimulatedGPIO(chips: ["sim": 8], clock: clock.read)
+        let gpio = SimulatedGPIO(chips: ["sim": 8], clock: clock)
         let service = try Service(board: board, logger: quietLogger, gpio: gpio, clock: clock)
         let tapLine = GPIOLineID(chip: "sim", offset: 1)
         let panLine = GPIOLineID(chip: "sim", offset: 2)

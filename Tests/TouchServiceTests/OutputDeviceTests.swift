@@ -34,7 +34,7 @@ final class OutputDeviceTests: XCTestCase {
             clock.now = .milliseconds(ms)
             service.driver.poll(at: clock.now)
             service.recognizer.step(now: clock.now)
-            service.output.drain(clock: clock.read)
+            service.output.drain(clock: clock)
         }
     }
 

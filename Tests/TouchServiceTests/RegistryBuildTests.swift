@@ -69,7 +69,7 @@ final class RegistryBuildTests: XCTestCase {
             XCTAssertEqual(b.outputs.map(\.type), [type])
             let channels = try OutputFactory.channels(
                 b, names: EventNames(recognizers: ["t"], regions: ["screen"]), stdout: nil,
-                logger: Logger(label: "registry"), clock: { .zero })
+                logger: Logger(label: "registry"), clock: ManualClock())
             XCTAssertEqual(channels.count, 1, "type = \"\(type.boardName)\" builds one channel")
             XCTAssertTrue(channels.first?.name.hasPrefix(type.boardName) ?? false, channels.first?.name ?? "none")
         }

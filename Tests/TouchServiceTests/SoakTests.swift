@@ -109,7 +109,7 @@ final class SoakTests: XCTestCase {
         let board = try BoardLoader.parse(
             text, file: "soak.toml", directory: repositoryRoot.appendingPathComponent("boards").path)
         let clock = ManualClock()
-        let gpio = SimulatedGPIO(chips: ["sim": 64], clock: clock.read)
+        let gpio = SimulatedGPIO(chips: ["sim": 64], clock: clock)
         gpio.keepsHistory = false
         let checker = InvariantSink()
         let names = EngineBuilder.names(of: try EngineBuilder.build(board))
@@ -153,7 +153,7 @@ final class SoakTests: XCTestCase {
             service.recognizer.step(now: clock.now)
             // A lift frame is stamped with its poll time: this tick's instant.
             checker.liftThisTick = downBefore && !service.engine.hasTouchesDown ? clock.now.microseconds : nil
-            service.output.drain(clock: clock.read)
+            service.output.drain(clock: clock)
             service.output.flush()
             if frame % 50 == 49 {
                 let n = buffer.withUnsafeMutableBytes { (try? pty.read(into: $0, timeoutMilliseconds: 0)) ?? 0 }
@@ -169,7 +169,8 @@ final class SoakTests: XCTestCase {
         let end = clock.now.advanced(byMicroseconds: 10_000)
         service.recognizer.step(now: end)
         if service.engine.hasTouchesDown { service.engine.process(.cancel(at: end)) }
-        service.output.drain(clock: { end })
+        clock.now = end
+        service.output.drain(clock: clock)
         service.output.flush()
         service.output.releaseLines()
         report.rssAtEnd = RealTime.residentBytes()

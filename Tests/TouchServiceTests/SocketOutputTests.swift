@@ -30,7 +30,7 @@ final class SocketOutputTests: XCTestCase, TouchwireCommandLine {
             clock.now = .milliseconds(ms)
             service.driver.poll(at: clock.now)
             service.recognizer.step(now: clock.now)
-            service.output.drain(clock: clock.read)
+            service.output.drain(clock: clock)
         }
         service.output.flush()
         let expected = stdout.text

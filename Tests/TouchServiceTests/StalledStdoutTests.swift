@@ -48,7 +48,7 @@ final class StalledStdoutTests: XCTestCase {
         let sink = StandardOutputSink(
             descriptor: pipe.writeEnd.descriptor, mode: .nonBlocking, log: { logs.append($0) })
         let clock = ManualClock()
-        let gpio = SimulatedGPIO(chips: ["sim": 8], clock: clock.read)
+        let gpio = SimulatedGPIO(chips: ["sim": 8], clock: clock)
         let service = try Service(board: board, logger: quietLogger, stdout: sink, gpio: gpio, clock: clock)
         var stageLogs: [String] = []
         service.output.log = { stageLogs.append($0) }

@@ -71,7 +71,7 @@ final class TouchToWakeTests: XCTestCase {
         let board = try BoardLoader.parse(text, file: "wake.toml", directory: dir.path)
         let clock = ManualClock()
         let stdout = CollectingSink()
-        let gpio = SimulatedGPIO(chips: ["sim": 8], clock: clock.read)
+        let gpio = SimulatedGPIO(chips: ["sim": 8], clock: clock)
         let service = try Service(
             board: board, logger: quietLogger, settings: ServiceSettings(backlightRoot: root.path), stdout: stdout,
             gpio: gpio, clock: clock)
@@ -99,7 +99,7 @@ final class TouchToWakeTests: XCTestCase {
             each(ms)
             rig.service.driver.poll(at: rig.clock.now)
             rig.service.recognizer.step(now: rig.clock.now)
-            rig.service.output.drain(clock: rig.clock.read)
+            rig.service.output.drain(clock: rig.clock)
             rig.service.output.flush()
             (rig.service.displaySwitch as? DisplaySwitch)?.applyPending()
         }
