@@ -42,7 +42,7 @@ final class SessionAgentTests: XCTestCase {
             clock.now = .milliseconds(ms)
             service.driver.poll(at: clock.now)
             service.recognizer.step(now: clock.now)
-            service.output.drain(clock: clock.read)
+            service.output.drain(clock: clock)
         }
         service.output.flush()
         let flag = Flag()
