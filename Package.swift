@@ -122,6 +122,16 @@ let package = Package(
             path: "Benchmarks/TouchwireBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        /// Fixtures shared by the test targets: repository root, temporary directories, a quiet
+        /// logger, simulated board texts, collecting sinks, `waitFor`, and the runner of the built
+        /// `touchwire` executable. Each test target re-exports it from its `TestSupport.swift`.
+        .target(
+            name: "TouchwireTestSupport",
+            dependencies: [
+                "TouchCore", "TouchOutputs", "BoardConfig", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TouchwireTestSupport"
+        ),
         .testTarget(
             name: "TouchPlotTests",
             dependencies: [
@@ -133,7 +143,7 @@ let package = Package(
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore"]),
         .testTarget(name: "TouchRingTests", dependencies: ["TouchRing"]),
         .testTarget(name: "TouchTraceTests", dependencies: ["TouchTrace", "TouchCore"]),
-        .testTarget(name: "TouchLinuxTests", dependencies: ["TouchLinux", "TouchCore"]),
+        .testTarget(name: "TouchLinuxTests", dependencies: ["TouchLinux", "TouchCore", "TouchwireTestSupport"]),
         .testTarget(
             name: "TouchDriversTests",
             dependencies: [
@@ -141,17 +151,43 @@ let package = Package(
                 "BoardConfig",
             ]
         ),
+        /// The register-level controller models and the simulated world.
+        .testTarget(
+            name: "TouchSimulationTests",
+            dependencies: ["TouchSimulation", "TouchDrivers", "TouchTrace", "TouchCore", "TouchwireTestSupport"]
+        ),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore"]),
         .testTarget(name: "TouchOutputsTests", dependencies: ["TouchOutputs", "TouchLinux"]),
         .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig"]),
+        /// The pipeline itself: stages, rings hand-over, metrics, outputs, allocation counts (these
+        /// need the malloc interposer).
         .testTarget(
             name: "TouchServiceTests",
             dependencies: [
-                "touchwire", "TouchService", "TouchComposition", "TouchSimulation", "TouchLinux", "TouchTrace",
-                "TouchOutputs", "TouchRing",
+                "TouchwireTestSupport", "touchwire", "TouchService", "TouchComposition", "TouchSimulation",
+                "TouchLinux", "TouchTrace", "TouchOutputs", "TouchRing",
                 "BoardConfig", "Gestures", "TouchDrivers",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        /// The composition root: engine builder, replay, recorder, calibration, reload, realtime
+        /// settings, output devices built from a board.
+        .testTarget(
+            name: "TouchCompositionTests",
+            dependencies: [
+                "TouchwireTestSupport", "TouchComposition", "TouchService", "TouchSimulation", "TouchLinux",
+                "TouchTrace", "TouchOutputs", "TouchRing", "BoardConfig", "Gestures", "TouchDrivers", "TouchCore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        /// Every test that spawns the built `touchwire` executable, as a user runs it.
+        .testTarget(
+            name: "TouchwireCLITests",
+            dependencies: [
+                "TouchwireTestSupport", "touchwire", "TouchComposition", "TouchService", "TouchSimulation",
+                "TouchLinux", "TouchTrace", "TouchOutputs", "TouchRing", "BoardConfig", "Gestures", "TouchDrivers",
+                "TouchCore", .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],

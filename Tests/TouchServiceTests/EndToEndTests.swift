@@ -142,21 +142,3 @@ extension EndToEndTests {
         return (service, stdout)
     }
 }
-
-/// Collects lines written by the output stage.
-final class CollectingSink: LineSink, @unchecked Sendable {
-    // Guarded by `lock`: written by the output thread, read by the test thread.
-    private let lock = NSLock()
-    private var bytes: [UInt8] = []
-    func write(_ line: UnsafeRawBufferPointer) {
-        lock.lock()
-        bytes.append(contentsOf: line)
-        lock.unlock()
-    }
-    var text: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-    var lines: [String] { text.split(separator: "\n").map(String.init) }
-}

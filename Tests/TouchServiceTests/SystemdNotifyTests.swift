@@ -8,55 +8,6 @@ import XCTest
     import Glibc
 #endif
 
-/// A bound AF_UNIX datagram socket standing in for systemd's notification socket.
-final class NotifyListener {
-    let fd: CInt
-    /// `$NOTIFY_SOCKET` for this listener ("/path" or "@abstract").
-    let address: String
-
-    init(path: String? = nil, abstract: String? = nil) throws {
-        fd = socket(AF_UNIX, CInt(SOCK_DGRAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var sa = sockaddr_un()
-        sa.sun_family = sa_family_t(AF_UNIX)
-        var bytes: [UInt8]
-        if let abstract {
-            bytes = [0] + Array(abstract.utf8)
-            address = "@" + abstract
-        } else {
-            bytes = Array((path ?? "").utf8)
-            address = path ?? ""
-        }
-        withUnsafeMutableBytes(of: &sa.sun_path) { $0.copyBytes(from: bytes) }
-        let length = socklen_t(2 + bytes.count + (abstract == nil ? 1 : 0))
-        let rc = withUnsafePointer(to: &sa) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    }
-
-    deinit { close(fd) }
-
-    /// The next datagram, or nil after `seconds` without one.
-    func receive(seconds: Double) -> String? {
-        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&pfd, 1, Int32(seconds * 1000)) == 1 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        return n >= 0 ? String(decoding: buffer[..<n], as: UTF8.self) : nil
-    }
-
-    /// Datagrams until one satisfies `done` (or `seconds` pass in total); returns all received.
-    func receive(until done: ([String]) -> Bool, seconds: Double) -> [String] {
-        var got: [String] = []
-        let deadline = Date().addingTimeInterval(seconds)
-        while !done(got), Date() < deadline {
-            if let m = receive(seconds: max(0.01, deadline.timeIntervalSinceNow)) { got.append(m) }
-        }
-        return got
-    }
-}
-
 /// Whether `SystemdNotifier.fromEnvironment` gives a notifier (it is move-only: no XCTAssertNil).
 func notifierExists(_ environment: [String: String]) -> Bool {
     switch SystemdNotifier.fromEnvironment(environment) {

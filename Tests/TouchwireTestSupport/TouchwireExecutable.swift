@@ -2,27 +2,34 @@ import Foundation
 import XCTest
 
 /// What one run of the `touchwire` executable did.
-struct TouchwireRun {
-    var status: Int32
+package struct TouchwireRun {
+    package var status: Int32
     /// True when it ended on a signal (a trap), not an exit.
-    var signalled: Bool
-    var stdout: String
-    var stderr: String
+    package var signalled: Bool
+    package var stdout: String
+    package var stderr: String
+
+    package init(status: Int32, signalled: Bool, stdout: String, stderr: String) {
+        self.status = status
+        self.signalled = signalled
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 }
 
 /// The `touchwire` executable as a user runs it, for the command-line tests: found next to the
 /// test bundle (where `swift build` puts it), run to completion with its output collected.
-protocol TouchwireCommandLine {}
+package protocol TouchwireCommandLine {}
 
 extension TouchwireCommandLine {
     /// The executable built next to the test bundle.
-    var executable: URL { touchwireExecutable }
+    package var executable: URL { touchwireExecutable }
 
     /// The shipped simulated demo board.
-    var demoBoard: String { repositoryRoot.appendingPathComponent("boards/sim-demo.toml").path }
+    package var demoBoard: String { repositoryRoot.appendingPathComponent("boards/sim-demo.toml").path }
 
     /// Runs touchwire with `arguments` to completion; a missing executable fails the test.
-    func run(_ arguments: [String], in directory: URL? = nil) throws -> TouchwireRun {
+    package func run(_ arguments: [String], in directory: URL? = nil) throws -> TouchwireRun {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             XCTFail("touchwire was not built at \(executable.path)")
             return TouchwireRun(status: -1, signalled: false, stdout: "", stderr: "")
@@ -46,7 +53,7 @@ extension TouchwireCommandLine {
 }
 
 /// The `touchwire` executable next to the test bundle (or the bundle's directory, or `debug/`).
-let touchwireExecutable: URL = {
+package let touchwireExecutable: URL = {
     let bundle = Bundle(for: BundleMarker.self).bundleURL
     let candidates = [
         bundle, bundle.deletingLastPathComponent(), bundle.appendingPathComponent("debug"),

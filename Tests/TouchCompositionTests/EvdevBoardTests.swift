@@ -99,17 +99,6 @@ final class EvdevBoardTests: XCTestCase {
     }
 }
 
-enum TestBoardText {
-    static func evdev(device: String?, name: String? = nil) -> String {
-        var controller = "[controller]\nchip = \"evdev\"\n"
-        if let device { controller += "device = \"\(device)\"\n" }
-        if let name { controller += "name = \"\(name)\"\n" }
-        return "[panel]\nwidth = 800\nheight = 480\n\n" + controller
-            + "\n[[region]]\nname = \"screen\"\nframe = [0, 0, 800, 480]\n\n"
-            + "[[recognizer]]\nname = \"tap\"\nkind = \"tap\"\nregion = \"screen\"\n"
-    }
-}
-
 extension EvdevBoardTests {
     /// Only touchscreens are listed: a node that is no input device is left out, no directory lists nothing.
     func testInputProbeListsOnlyTouchscreens() throws {
@@ -118,21 +107,6 @@ extension EvdevBoardTests {
         try "x".write(to: dir.appendingPathComponent("mouse0"), atomically: true, encoding: .utf8)
         XCTAssertEqual(InputProbe.touchscreenLines(directory: dir.path), [])
         XCTAssertEqual(InputProbe.touchscreenLines(directory: dir.appendingPathComponent("none").path), [])
-    }
-}
-
-extension CommandLineTests {
-    /// `probe --board` on an evdev board starts its controller and prints the device.
-    func testProbeOfASimulatedEvdevBoard() throws {
-        let dir = try makeTemporaryDirectory(self)
-        let text = simulatedBoardText(script: "demo", recognizers: ["tap"])
-            .replacingOccurrences(of: "chip = \"ft6x36\"", with: "chip = \"evdev\"")
-        let path = dir.appendingPathComponent("evdev.toml").path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        let result = try run(["probe", "--board", path])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(
-            result.stdout, "sim: evdev \"touchwire simulated touchscreen\" (sim, multi-touch, 10 slots)\n")
     }
 }
 

@@ -2,18 +2,17 @@ import BoardConfig
 import Foundation
 import Logging
 import Synchronization
-import TouchCore
+/// The clock tests move by hand is TouchCore's `ManualClock`: TouchCore is re-exported so a test
+/// file need not import it.
+@_exported import TouchCore
 import XCTest
 
-/// The clock tests move by hand (TouchCore's), named here so a test file need not import TouchCore.
-typealias ManualClock = TouchCore.ManualClock
-
 /// The repository root, found from this file's path.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+package let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
 /// A temporary directory removed when the test ends.
-func makeTemporaryDirectory(_ test: XCTestCase) throws -> URL {
+package func makeTemporaryDirectory(_ test: XCTestCase) throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("touchwire-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
@@ -21,14 +20,14 @@ func makeTemporaryDirectory(_ test: XCTestCase) throws -> URL {
 }
 
 /// A logger that drops everything (tests assert on behaviour, not log lines).
-let quietLogger: Logger = {
+package let quietLogger: Logger = {
     var l = Logger(label: "touchwire-tests", factory: { _ in SwiftLogNoOpLogHandler() })
     l.logLevel = .critical
     return l
 }()
 
 /// A trace with one tap at (400, 240): down at 100 ms, lifted at 150 ms.
-let tapTrace = """
+package let tapTrace = """
     {"touchwire_trace":1,"panel":{"width":800,"height":480},"source":"test"}
     {"t_us":100000,"contacts":[{"id":0,"x":400,"y":240}]}
     {"t_us":120000,"contacts":[{"id":0,"x":401,"y":240}]}
@@ -39,7 +38,7 @@ let tapTrace = """
 /// The text of a simulated FT6x36 board playing `script`, with one "screen" region, a
 /// recognizer per name (its kind is the name: "tap" or "pan"), and `extra` (outputs,
 /// bindings) appended.
-func simulatedBoardText(script: String, recognizers: [String], extra: String = "") -> String {
+package func simulatedBoardText(script: String, recognizers: [String], extra: String = "") -> String {
     var text = """
         [panel]
         width = 800
@@ -72,7 +71,7 @@ func simulatedBoardText(script: String, recognizers: [String], extra: String = "
 }
 
 /// A simulated board playing `script` (a file name in `directory`) with one single-tap recognizer.
-func tapBoard(script: String, directory: URL) throws -> BoardDescription {
+package func tapBoard(script: String, directory: URL) throws -> BoardDescription {
     do throws(BoardFileError) {
         return try BoardLoader.parse(
             simulatedBoardText(script: script, recognizers: ["tap"]), file: "test.toml", directory: directory.path)
@@ -82,15 +81,16 @@ func tapBoard(script: String, directory: URL) throws -> BoardDescription {
 }
 
 /// The sd_notify(3) messages a supervised service sent, as a test's `notify` closure collects them.
-final class NotifyMessages: Sendable {
+package final class NotifyMessages: Sendable {
     private let list = Mutex<[String]>([])
-    func append(_ message: String) { list.withLock { $0.append(message) } }
+    package init() {}
+    package func append(_ message: String) { list.withLock { $0.append(message) } }
     /// How many messages contain `text` (e.g. "READY=1").
-    func count(_ text: String) -> Int { list.withLock { $0.filter { $0.contains(text) }.count } }
+    package func count(_ text: String) -> Int { list.withLock { $0.filter { $0.contains(text) }.count } }
 }
 
 /// Polls `condition` every 10 ms for up to `seconds` of wall time; false when it never held.
-func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+package func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         if Date() > deadline { return false }
