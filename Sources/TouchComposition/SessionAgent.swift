@@ -76,7 +76,9 @@ package final class SessionAgent {
                 handle(line)
                 return true
             }
-            if !bounded { return "a line of the event stream is longer than \(MonitorLineReader.maximumLineBytes) bytes" }
+            if !bounded {
+                return "a line of the event stream is longer than \(MonitorLineReader.maximumLineBytes) bytes"
+            }
         }
         return "stopped"
     }

@@ -209,7 +209,8 @@ final class ExecBoardTests: XCTestCase {
         XCTAssertEqual(ExecCheck.problems(b, canChangeUser: true), [])
         let problems = ExecCheck.problems(b, canChangeUser: false)
         XCTAssertEqual(problems.count, 1)
-        XCTAssertTrue(problems.first?.hasPrefix("e.toml: exec.user: this process cannot run programs as \"root\"") ?? false)
+        let expected = "e.toml: exec.user: this process cannot run programs as \"root\""
+        XCTAssertTrue(problems.first?.hasPrefix(expected) ?? false)
         XCTAssertTrue(problems.first?.contains("touchwire agent") ?? false, "\(problems)")
     }
 

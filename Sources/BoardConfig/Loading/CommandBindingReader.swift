@@ -127,7 +127,8 @@ enum CommandBindingReader {
         _ = program
         return .exec(
             ExecCommand(
-                argv: argv, timeoutMilliseconds: timeout, minimumIntervalMilliseconds: interval, runsInSession: session))
+                argv: argv, timeoutMilliseconds: timeout, minimumIntervalMilliseconds: interval,
+                runsInSession: session))
     }
 
     /// `[exec] user = "kiosk"`, `environment = { DISPLAY = ":0", … }`.
