@@ -164,10 +164,10 @@ public struct StrokeTemplateSet: Sendable, Equatable {
     /// The search of the built-in table: the lowest-numbered template at the smallest distance,
     /// its name and the distance, as comparing every template in order finds. Pruned by the coarse
     /// forms in flash (`BuiltInStrokeTable.coarseText`): one pass takes every template's coarse
-    /// bound (less `coarseSlack`, so a true lower bound of its distance) and prepares the one with
-    /// the lowest; a second prepares, in order, only the templates whose bound does not exceed the
-    /// best distance so far (abandoned just above it, so a tie is computed exactly and the
-    /// lower-numbered template wins it). Allocates nothing.
+    /// bound (less `coarseSlack`, so a true lower bound of its distance; kept floored to 1/128)
+    /// and prepares the one with the lowest; a second prepares, in order, only the templates whose
+    /// bound does not exceed the best distance so far (abandoned just above it, so a tie is
+    /// computed exactly and the lower-numbered template wins it). Allocates nothing.
     private static func searchTable(_ q: UnsafePointer<Double>) -> (
         template: Int, name: UnsafeBufferPointer<UInt8>, distance: Double
     ) {
@@ -196,10 +196,17 @@ public struct StrokeTemplateSet: Sendable, Equatable {
                                 else { return 0 }
                                 return StrokeClusters.Coarse.bound(qc.baseAddress!, tc.baseAddress!) - slack
                             }
+                            // Each template's bound, floored to 1/128 (a lower bound still), kept on
+                            // the stack (1.5 KB) for the second pass; past 1,536 templates, computed
+                            // again there.
+                            var stored = InlineArray<1536, UInt8>(repeating: 0)
                             var first = -1
                             var firstBound = Double.infinity
                             BuiltInStrokeTable.forEachLine { i, _, _ in
                                 let b = bound(i)
+                                if i < 1536 {
+                                    stored[i] = UInt8(Swift.min(255, Swift.max(0, (b * 128).rounded(.down))))
+                                }
                                 if first < 0 || b < firstBound {
                                     first = i
                                     firstBound = b
@@ -226,7 +233,14 @@ public struct StrokeTemplateSet: Sendable, Equatable {
                                 if i == first { offer(i, name, codes) }
                             }
                             BuiltInStrokeTable.forEachLine { i, name, codes in
-                                guard i != first, bound(i) <= bestDistance else { return }
+                                guard i != first else { return }
+                                if i < 1536 {
+                                    // stored / 128 > best exactly when stored > ⌊best × 128⌋ (× 128 is exact).
+                                    let limit = (bestDistance * 128).rounded(.down)
+                                    guard limit >= 255 || Int(stored[i]) <= Int(limit) else { return }
+                                } else {
+                                    guard bound(i) <= bestDistance else { return }
+                                }
                                 offer(i, name, codes)
                             }
                             return (Swift.max(best, 0), bestName, bestDistance)
