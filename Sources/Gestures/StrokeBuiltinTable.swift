@@ -9,6 +9,11 @@ extension StrokeTemplateSet {
     /// holds: the same points, to the bit, as the template file `data/strokes-builtin.jsonl` that
     /// `tools/strokes-builtin` writes beside it (`StrokeTests` compares the two).
     public static var builtInTemplates: [StrokeTemplate] { BuiltInStrokeTable.templates() }
+
+    /// The source of `StrokeBuiltinCoarse.swift` (`BuiltInStrokeTable.coarseSource`), and the one
+    /// the build holds: for the test that keeps them equal and writes the first
+    /// (`tools/strokes-builtin`).
+    package static var builtInCoarseSource: String? { BuiltInStrokeTable.coarseSource() }
 }
 
 /// The built-in stroke templates in a compact constant form, for the host and the firmware alike
@@ -41,29 +46,134 @@ enum BuiltInStrokeTable {
         var points = InlineArray<32, Point>(repeating: .zero)  // pointsPerTemplate
         var pointSpan = points.mutableSpan
         pointSpan.withUnsafeMutableBufferPointer { p in
-            text.withUTF8Buffer { bytes in
-                var i = 0
-                var index = 0
-                while i < bytes.count {
-                    let nameStart = i
-                    while i < bytes.count && bytes[i] != UInt8(ascii: " ") { i += 1 }
-                    let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<i])
-                    i += 1
-                    var n = 0
-                    while n < pointsPerTemplate && i + 4 <= bytes.count {
-                        let x = 64 * (Int(bytes[i]) - 48) + (Int(bytes[i + 1]) - 48)
-                        let y = 64 * (Int(bytes[i + 2]) - 48) + (Int(bytes[i + 3]) - 48)
-                        p[n] = Point(x: Double(x) / 10, y: Double(y) / 10)
-                        n += 1
-                        i += 4
-                    }
-                    body(index, name, UnsafeBufferPointer(rebasing: p[0..<n]))
-                    index += 1
-                    while i < bytes.count && bytes[i] != UInt8(ascii: "\n") { i += 1 }
-                    i += 1
-                }
+            forEachLine { index, name, codes in
+                let n = decode(codes, into: p)
+                body(index, name, UnsafeBufferPointer(rebasing: p[0..<n]))
             }
         }
+    }
+
+    /// Calls `body` with each template's index, name and coded points (4 characters a point), as
+    /// they lie in `text`: nothing decoded. Allocates nothing.
+    static func forEachLine(_ body: (Int, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
+        text.withUTF8Buffer { bytes in
+            var i = 0
+            var index = 0
+            while i < bytes.count {
+                let nameStart = i
+                while i < bytes.count && bytes[i] != UInt8(ascii: " ") { i += 1 }
+                let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<i])
+                i += 1
+                let codeStart = Swift.min(i, bytes.count)
+                i = Swift.min(i + 4 * pointsPerTemplate, bytes.count)
+                while i < bytes.count && bytes[i] != UInt8(ascii: "\n") { i += 1 }
+                body(index, name, UnsafeBufferPointer(rebasing: bytes[codeStart..<i]))
+                index += 1
+                i += 1
+            }
+        }
+    }
+
+    /// Decodes the coded points `codes` (`text`'s form, at most `pointsPerTemplate`) into `out`;
+    /// returns how many.
+    static func decode(_ codes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<Point>) -> Int {
+        var n = 0
+        var i = 0
+        while n < pointsPerTemplate && n < out.count && i + 4 <= codes.count {
+            let x = 64 * (Int(codes[i]) - 48) + (Int(codes[i + 1]) - 48)
+            let y = 64 * (Int(codes[i + 2]) - 48) + (Int(codes[i + 3]) - 48)
+            out[n] = Point(x: Double(x) / 10, y: Double(y) / 10)
+            n += 1
+            i += 4
+        }
+        return n
+    }
+
+    // MARK: The coarse forms in flash
+
+    /// Scale of a stored coarse number: `value ≈ Double(code − 2048) × coarseStep`, the code a
+    /// whole number from 0 to 4095 written as two characters like a coordinate of `text`. Every
+    /// coarse number of a prepared shape lies within ±4 (a Protractor vector has unit length, a
+    /// box form lies within ±0.5), so rounding to the nearest code is off by at most
+    /// `coarseStep / 2` (`coarseError`).
+    static let coarseStep = 0.002
+    static let coarseError = 0.001
+    /// Stored numbers per coarse form: `StrokeClusters.Coarse.stride` less its last (the squared
+    /// length of the Protractor sums, recomputed from the stored ones).
+    static let coarseStored = 16
+    /// Bytes per line of `coarseText` and `everydayCoarseText`: 2 characters a number, then "\n".
+    static let coarseLine = 2 * coarseStored + 1
+
+    /// How much `StrokeClusters.Coarse.bound` from a stored coarse form can exceed the bound from
+    /// the exact one: each stored number is off by at most `coarseError` = e, so the 8 Protractor
+    /// sums by a vector of at most √8·e, which moves the chord (`|A − R B| / √8` at the best
+    /// allowed rotation) by at most e; the box term `boxWeight × Σ_g |A_g − B_g| / 32` moves by at
+    /// most `boxWeight × 4·√2·e / 32`. Twice their sum plus `StrokeClusters.tolerance` for the
+    /// rounding of the bound itself (and of the everyday shapes' sines on another C library).
+    static let coarseSlack =
+        2 * (coarseError + StrokeShape.boxWeight * 4 * 1.415 * coarseError / Double(StrokeShape.sampleCount))
+        + StrokeClusters.tolerance
+
+    /// Decodes stored coarse form `i` of `table` (`coarseText` or `everydayCoarseText`) into `out`
+    /// (`StrokeClusters.Coarse.stride` doubles), its squared length recomputed. False when the
+    /// table has no line `i`.
+    static func decodeCoarse(_ i: Int, of table: StaticString, into out: UnsafeMutablePointer<Double>) -> Bool {
+        table.withUTF8Buffer { bytes in
+            let at = i * coarseLine
+            guard at + 2 * coarseStored <= bytes.count else { return false }
+            for v in 0..<coarseStored {
+                let k = 64 * (Int(bytes[at + 2 * v]) - 48) + (Int(bytes[at + 2 * v + 1]) - 48)
+                out[v] = Double(k - 2048) * coarseStep
+            }
+            var norm = 0.0
+            for v in 0..<(coarseStored / 2) { norm += out[v] * out[v] }
+            out[coarseStored] = norm
+            return true
+        }
+    }
+
+    /// The source of `StrokeBuiltinCoarse.swift` (which `tools/strokes-builtin` writes through
+    /// `StrokeTests`): the coarse form of every built-in template (prepared: `builtIn`) and of
+    /// every everyday shape, in `decodeCoarse`'s form. Nil if a number falls outside the codes.
+    package static func coarseSource() -> String? {
+        let stride = StrokeShape.stride
+        func lines(_ shapes: [Double]) -> String? {
+            var out = ""
+            var coarse = [Double](repeating: 0, count: StrokeClusters.Coarse.stride)
+            for t in 0..<(shapes.count / stride) {
+                shapes.withUnsafeBufferPointer {
+                    StrokeClusters.Coarse.make($0.baseAddress! + t * stride, into: &coarse)
+                }
+                out += "        "
+                for v in 0..<coarseStored {
+                    let k = Int((coarse[v] / coarseStep).rounded()) + 2048
+                    guard (0..<4096).contains(k) else { return nil }
+                    out.unicodeScalars.append(Unicode.Scalar(UInt8(48 + k / 64)))
+                    out.unicodeScalars.append(Unicode.Scalar(UInt8(48 + k % 64)))
+                }
+                out += "\n"
+            }
+            return out
+        }
+        guard let templates = lines(StrokeTemplateSet.builtIn.shapes),
+            let everyday = lines(StrokeRejection.preparedEverydayShapes)
+        else { return nil }
+        let q = "\"\"\""
+        return """
+            // Generated by tools/strokes-builtin (`BuiltInStrokeTable.coarseSource`): the coarse form
+            // (`StrokeClusters.Coarse`) of each built-in template and each everyday shape, for the table
+            // store's pruning on a microcontroller (`BuiltInStrokeTable.decodeCoarse`, docs/mcu.md).
+
+            extension BuiltInStrokeTable {
+                /// One line per template of `text`, in its order: 16 numbers of 2 characters.
+                static let coarseText: StaticString = #\(q)
+            \(templates)        \(q)#
+                /// One line per everyday shape (`StrokeRejection.everydayShape`), in its order.
+                static let everydayCoarseText: StaticString = #\(q)
+            \(everyday)        \(q)#
+            }
+
+            """
     }
 
     /// The everyday shapes (indices in `StrokeRejection.everydayShapes()`) that the built-in set

@@ -161,23 +161,94 @@ public struct StrokeTemplateSet: Sendable, Equatable {
         }
     }
 
-    /// The full search of the built-in table: the lowest-numbered template at the smallest
-    /// distance, its name and the distance. Allocates nothing.
+    /// The search of the built-in table: the lowest-numbered template at the smallest distance,
+    /// its name and the distance, as comparing every template in order finds. Pruned by the coarse
+    /// forms in flash (`BuiltInStrokeTable.coarseText`): one pass takes every template's coarse
+    /// bound (less `coarseSlack`, so a true lower bound of its distance; kept floored to 1/128)
+    /// and prepares the one with the lowest; a second prepares, in order, only the templates whose
+    /// bound does not exceed the best distance so far (abandoned just above it, so a tie is
+    /// computed exactly and the lower-numbered template wins it). Allocates nothing.
     private static func searchTable(_ q: UnsafePointer<Double>) -> (
         template: Int, name: UnsafeBufferPointer<UInt8>, distance: Double
     ) {
-        var best = 0
-        var bestDistance = Double.infinity
-        var bestName = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-        withPreparedTable(measures: false) { t, name, shape in
-            let d = StrokeShape.distance(q, shape, unlessAtLeast: bestDistance)
-            if d < bestDistance {
-                bestDistance = d
-                best = t
-                bestName = name
+        var qCoarse = InlineArray<17, Double>(repeating: 0)  // StrokeClusters.Coarse.stride
+        var tCoarse = InlineArray<17, Double>(repeating: 0)
+        var points = InlineArray<32, Point>(repeating: .zero)  // BuiltInStrokeTable.pointsPerTemplate
+        var shape = InlineArray<134, Double>(repeating: 0)  // StrokeShape.stride
+        var scratch = InlineArray<64, Double>(repeating: 0)  // 2 × StrokeShape.sampleCount
+        var qSpan = qCoarse.mutableSpan
+        var tSpan = tCoarse.mutableSpan
+        var pointSpan = points.mutableSpan
+        var shapeSpan = shape.mutableSpan
+        var scratchSpan = scratch.mutableSpan
+        return qSpan.withUnsafeMutableBufferPointer { qc in
+            tSpan.withUnsafeMutableBufferPointer { tc in
+                pointSpan.withUnsafeMutableBufferPointer { p in
+                    shapeSpan.withUnsafeMutableBufferPointer { out in
+                        scratchSpan.withUnsafeMutableBufferPointer { sc in
+                            StrokeClusters.Coarse.make(q, into: qc.baseAddress!)
+                            let slack = BuiltInStrokeTable.coarseSlack
+                            /// Template `t`'s coarse bound, at most its distance (0 without a stored form).
+                            func bound(_ t: Int) -> Double {
+                                guard
+                                    BuiltInStrokeTable.decodeCoarse(
+                                        t, of: BuiltInStrokeTable.coarseText, into: tc.baseAddress!)
+                                else { return 0 }
+                                return StrokeClusters.Coarse.bound(qc.baseAddress!, tc.baseAddress!) - slack
+                            }
+                            // Each template's bound, floored to 1/128 (a lower bound still), kept on
+                            // the stack (1.5 KB) for the second pass; past 1,536 templates, computed
+                            // again there.
+                            var stored = InlineArray<1536, UInt8>(repeating: 0)
+                            var first = -1
+                            var firstBound = Double.infinity
+                            BuiltInStrokeTable.forEachLine { i, _, _ in
+                                let b = bound(i)
+                                if i < 1536 {
+                                    stored[i] = UInt8(Swift.min(255, Swift.max(0, (b * 128).rounded(.down))))
+                                }
+                                if first < 0 || b < firstBound {
+                                    first = i
+                                    firstBound = b
+                                }
+                            }
+                            var best = -1
+                            var bestDistance = Double.infinity
+                            var bestName = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+                            func offer(
+                                _ i: Int, _ name: UnsafeBufferPointer<UInt8>, _ codes: UnsafeBufferPointer<UInt8>
+                            ) {
+                                let n = BuiltInStrokeTable.decode(codes, into: p)
+                                let points = UnsafeBufferPointer(rebasing: p[0..<n])
+                                guard StrokeShape.prepare(points, into: out, scratch: sc, measures: false)
+                                else { return }
+                                let d = StrokeShape.distance(q, out.baseAddress!, unlessAtLeast: bestDistance.nextUp)
+                                if d < bestDistance || (d == bestDistance && best >= 0 && i < best) {
+                                    bestDistance = d
+                                    best = i
+                                    bestName = name
+                                }
+                            }
+                            BuiltInStrokeTable.forEachLine { i, name, codes in
+                                if i == first { offer(i, name, codes) }
+                            }
+                            BuiltInStrokeTable.forEachLine { i, name, codes in
+                                guard i != first else { return }
+                                if i < 1536 {
+                                    // stored / 128 > best exactly when stored > ⌊best × 128⌋ (× 128 is exact).
+                                    let limit = (bestDistance * 128).rounded(.down)
+                                    guard limit >= 255 || Int(stored[i]) <= Int(limit) else { return }
+                                } else {
+                                    guard bound(i) <= bestDistance else { return }
+                                }
+                                offer(i, name, codes)
+                            }
+                            return (Swift.max(best, 0), bestName, bestDistance)
+                        }
+                    }
+                }
             }
         }
-        return (best, bestName, bestDistance)
     }
 
     /// The table store's search (`searchTable`) and the winner's gesture. Allocates nothing.
@@ -204,14 +275,34 @@ public struct StrokeTemplateSet: Sendable, Equatable {
         return pointSpan.withUnsafeMutableBufferPointer { p in
             shapeSpan.withUnsafeMutableBufferPointer { out in
                 scratchSpan.withUnsafeMutableBufferPointer { sc in
-                    for i in 0..<StrokeRejection.everydayShapeCount
-                    where !BuiltInStrokeTable.excludedEverydayShapes.contains(i) {
-                        StrokeRejection.everydayShape(i, into: p)
-                        guard StrokeShape.prepare(UnsafeBufferPointer(p), into: out, scratch: sc, measures: false)
-                        else { continue }
-                        if StrokeShape.distance(shape, out.baseAddress!, unlessAtLeast: bound) < bound { return true }
+                    var qCoarse = InlineArray<17, Double>(repeating: 0)  // StrokeClusters.Coarse.stride
+                    var eCoarse = InlineArray<17, Double>(repeating: 0)
+                    var qSpan = qCoarse.mutableSpan
+                    var eSpan = eCoarse.mutableSpan
+                    return qSpan.withUnsafeMutableBufferPointer { qc in
+                        eSpan.withUnsafeMutableBufferPointer { ec in
+                            StrokeClusters.Coarse.make(shape, into: qc.baseAddress!)
+                            for i in 0..<StrokeRejection.everydayShapeCount
+                            where !BuiltInStrokeTable.excludedEverydayShapes.contains(i) {
+                                // The stored coarse bound (less its slack) rules most shapes out.
+                                if BuiltInStrokeTable.decodeCoarse(
+                                    i, of: BuiltInStrokeTable.everydayCoarseText, into: ec.baseAddress!),
+                                    StrokeClusters.Coarse.bound(qc.baseAddress!, ec.baseAddress!)
+                                        - BuiltInStrokeTable.coarseSlack >= bound
+                                {
+                                    continue
+                                }
+                                StrokeRejection.everydayShape(i, into: p)
+                                guard
+                                    StrokeShape.prepare(UnsafeBufferPointer(p), into: out, scratch: sc, measures: false)
+                                else { continue }
+                                if StrokeShape.distance(shape, out.baseAddress!, unlessAtLeast: bound) < bound {
+                                    return true
+                                }
+                            }
+                            return false
+                        }
                     }
-                    return false
                 }
             }
         }

@@ -447,6 +447,20 @@ final class StrokeTests: XCTestCase {
         XCTAssertEqual(table.first?.points.prefix(2), [Point(x: 69, y: 228), Point(x: 72.4, y: 223.4)])
     }
 
+    /// The coarse forms the firmware prunes with (`StrokeBuiltinCoarse.swift`) are the built-in
+    /// templates' and everyday shapes' own: regenerated from them here, byte for byte. With
+    /// TOUCHWIRE_WRITE_COARSE=1 (`tools/strokes-builtin`) the test writes the file instead.
+    func testTheStoredCoarseFormsAreTheTemplatesOwn() throws {
+        let path = repositoryRoot.appendingPathComponent("Sources/Gestures/StrokeBuiltinCoarse.swift").path
+        guard let source = StrokeTemplateSet.builtInCoarseSource else {
+            return XCTFail("a coarse number lies outside the stored codes")
+        }
+        if ProcessInfo.processInfo.environment["TOUCHWIRE_WRITE_COARSE"] == "1" {
+            try source.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), source, "run tools/strokes-builtin")
+    }
+
     /// The firmware's store (`StrokeTemplateSet.builtInTable`, docs/mcu.md: each template prepared
     /// from the constant table when compared, the everyday shapes generated the same way) decides
     /// what the host's prepared store decides, distance for distance, to the bit: on real people's
