@@ -36,6 +36,12 @@ package final class RecognizerStage {
     deinit { scratch.deallocate() }
 
     /// Processes the queued frames in order, then fires timers due by `now`. Returns the frames handled.
+    ///
+    /// Only a timer due moves the engine's clock to `now`: a pass with no frame and no timer due
+    /// (the recognizer thread's idle wake) leaves it where the last frame or timer put it, so
+    /// frames that were waiting in the kernel (a stalled process, an input device's kernel times)
+    /// are still handled at their own times when the driver reads them a moment later, not all at
+    /// `now` (S13: a touch's timestamp is when it changed).
     @discardableResult
     package func step(now: Instant) -> Int {
         var handled = 0
@@ -51,7 +57,7 @@ package final class RecognizerStage {
             metrics?.frameRecognized(readAt: readAt)
             handled += 1
         }
-        engine.advance(to: now)
+        if let due = engine.nextDeadline, due <= now { engine.advance(to: now) }
         passthrough?.flush()
         display?.step(now: now)
         framesProcessed += handled
