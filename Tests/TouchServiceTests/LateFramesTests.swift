@@ -5,8 +5,9 @@ import TouchService
 import XCTest
 
 /// Frames read late — the process was stopped, or busy, while the kernel stamped the touch's
-/// changes — keep their own times even when the recognizer thread woke first (docs/kiosk.md,
-/// "kernel times"; the VM's `kernel times` check shows the same on a real input device).
+/// changes — keep their own times even when the recognizer thread woke first (docs/kiosk.md: a
+/// press read late keeps its real length; tools/vm/libinput-tests.sh's `kernel times` check shows
+/// the same on a real input device).
 final class LateFramesTests: XCTestCase {
     // S13 + S3: a touch's timestamp is when it changed. A 913 ms press whose frames are read only
     // after an idle recognizer pass at a later instant is a long press, not a tap at that instant.
