@@ -1,6 +1,5 @@
 import ArgumentParser
 import BoardConfig
-import Dispatch
 import Synchronization
 import TouchComposition
 import TouchLinux
@@ -44,15 +43,7 @@ struct Agent: ParsableCommand {
             clock: SystemClock.shared, log: { line in writeStandardError("touchwire agent: \(line)\n") })
         let agent = SessionAgent(board: description, runner: spawner)
         let stop = Atomic<Bool>(false)
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        var sources: [any DispatchSourceSignal] = []
-        for sig in [SIGINT, SIGTERM] {
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { stop.store(true, ordering: .relaxed) }
-            source.resume()
-            sources.append(source)
-        }
+        let sources = TerminatingSignals.install { _ in stop.store(true, ordering: .relaxed) }
         defer { for source in sources { source.cancel() } }
         spawner.start()
         defer { spawner.stop() }
