@@ -12,18 +12,12 @@ import Gestures
 package enum RecognizerKind: Sendable, CaseIterable, Hashable, CustomStringConvertible {
     case tap, longPress, pan, swipe, pinch, rotation, checkmark, stroke, edgePan
 
-    /// The name written in a board file (`kind = "long_press"`).
+    /// The name written in a board file (`kind = "long_press"`): the name its events carry
+    /// (`eventKind`, formats.md §2), but for a kind that reports as another one.
     package var boardName: String {
         switch self {
-        case .tap: "tap"
-        case .longPress: "long_press"
-        case .pan: "pan"
-        case .swipe: "swipe"
-        case .pinch: "pinch"
-        case .rotation: "rotation"
-        case .checkmark: "checkmark"
-        case .stroke: "stroke"
         case .edgePan: "edge_pan"
+        default: eventKind.description
         }
     }
 
