@@ -38,16 +38,28 @@ public struct RegionEdges: OptionSet, Sendable, BitwiseCopyable, Hashable {
 /// UIPanGestureRecognizer subclass): its events are pan events — `kind` "pan" with translation
 /// and velocity — told apart by the recognizer's name.
 open class EdgePanGestureRecognizer: PanGestureRecognizer {
+    /// The edge pan's own fields: its only `@exclusivity(unchecked)` stored property
+    /// (`EdgePanFields`; the contract is `RecognizerFields`'). The properties below forward to it.
+    @exclusivity(unchecked) final var edgeFields: EdgePanFields
+
     /// The edges a pan may start from (UIScreenEdgePanGestureRecognizer.edges).
-    @exclusivity(unchecked) public var edges: RegionEdges
+    public final var edges: RegionEdges {
+        @inline(__always) get { edgeFields.edges }
+        @inline(__always) set { edgeFields.edges = newValue }
+    }
     /// How close to an edge, in pixels, a touch must land.
-    @exclusivity(unchecked) public var edgeBand: Double
+    public final var edgeBand: Double {
+        @inline(__always) get { edgeFields.edgeBand }
+        @inline(__always) set { edgeFields.edgeBand = newValue }
+    }
     /// The edge the current touch landed at; nil when none (yet).
-    @exclusivity(unchecked) public private(set) var landedEdge: RegionEdges?
+    public private(set) final var landedEdge: RegionEdges? {
+        @inline(__always) get { edgeFields.landedEdge }
+        @inline(__always) set { edgeFields.landedEdge = newValue }
+    }
 
     public init(name: String, edges: RegionEdges, edgeBand: Double = 20, minimumDistance: Double = 10) {
-        self.edges = edges
-        self.edgeBand = edgeBand
+        edgeFields = EdgePanFields(edges: edges, edgeBand: edgeBand)
         super.init(name: name, minimumTouches: 1, maximumTouches: 1, minimumDistance: minimumDistance)
     }
 
@@ -105,4 +117,16 @@ open class EdgePanGestureRecognizer: PanGestureRecognizer {
         landedEdge = nil
         super.reset()
     }
+}
+
+/// An edge pan recognizer's own fields (beyond the pan's `PanFields`), in one value held by its
+/// only `@exclusivity(unchecked)` stored property (`EdgePanGestureRecognizer.edgeFields`). The
+/// contract is `RecognizerFields`' (Ownership.swift; docs/ARCHITECTURE.md, "Unchecked storage"):
+/// only the thread holding the recognizer stage reads or writes them once the recognizer is
+/// installed (before, only the thread building it).
+struct EdgePanFields {
+    var edges: RegionEdges
+    var edgeBand: Double
+    /// Per touch sequence (cleared by `reset`).
+    var landedEdge: RegionEdges?
 }

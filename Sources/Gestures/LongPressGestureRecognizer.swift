@@ -6,24 +6,48 @@ import TouchCore
 /// the finger, without a movement limit), `ended` on lift. Fails if the fingers move too far
 /// or lift before the duration.
 open class LongPressGestureRecognizer: GestureRecognizer {
-    @exclusivity(unchecked) public var minimumPressDurationMicroseconds: Int64
-    /// Pixels the fingers may move before the press begins.
-    @exclusivity(unchecked) public var allowableMovement: Double
-    @exclusivity(unchecked) public var numberOfTouchesRequired: Int
-    @exclusivity(unchecked) public var numberOfTapsRequired: Int
+    /// The long press's own fields: its only `@exclusivity(unchecked)` stored property
+    /// (`LongPressFields`; the contract is `RecognizerFields`'). The properties below forward to it.
+    @exclusivity(unchecked) final var pressFields: LongPressFields
 
-    @exclusivity(unchecked) private var fingersDown = 0
-    @exclusivity(unchecked) private var tapsSeen = 0
-    @exclusivity(unchecked) private var anchor: Point?
+    public final var minimumPressDurationMicroseconds: Int64 {
+        @inline(__always) get { pressFields.minimumPressDurationMicroseconds }
+        @inline(__always) set { pressFields.minimumPressDurationMicroseconds = newValue }
+    }
+    /// Pixels the fingers may move before the press begins.
+    public final var allowableMovement: Double {
+        @inline(__always) get { pressFields.allowableMovement }
+        @inline(__always) set { pressFields.allowableMovement = newValue }
+    }
+    public final var numberOfTouchesRequired: Int {
+        @inline(__always) get { pressFields.numberOfTouchesRequired }
+        @inline(__always) set { pressFields.numberOfTouchesRequired = newValue }
+    }
+    public final var numberOfTapsRequired: Int {
+        @inline(__always) get { pressFields.numberOfTapsRequired }
+        @inline(__always) set { pressFields.numberOfTapsRequired = newValue }
+    }
+
+    private var fingersDown: Int {
+        @inline(__always) get { pressFields.fingersDown }
+        @inline(__always) set { pressFields.fingersDown = newValue }
+    }
+    private var tapsSeen: Int {
+        @inline(__always) get { pressFields.tapsSeen }
+        @inline(__always) set { pressFields.tapsSeen = newValue }
+    }
+    private var anchor: Point? {
+        @inline(__always) get { pressFields.anchor }
+        @inline(__always) set { pressFields.anchor = newValue }
+    }
 
     public init(
         name: String, minimumPressDurationMilliseconds: Double = 500, allowableMovement: Double = 10,
         touches: Int = 1, taps: Int = 0
     ) {
-        minimumPressDurationMicroseconds = Int64(minimumPressDurationMilliseconds * 1000)
-        self.allowableMovement = allowableMovement
-        numberOfTouchesRequired = touches
-        numberOfTapsRequired = taps
+        pressFields = LongPressFields(
+            minimumPressDurationMicroseconds: Int64(minimumPressDurationMilliseconds * 1000),
+            allowableMovement: allowableMovement, numberOfTouchesRequired: touches, numberOfTapsRequired: taps)
         super.init(name: name, kind: .longPress)
     }
 
@@ -108,3 +132,19 @@ open class LongPressGestureRecognizer: GestureRecognizer {
 
 /// `LongPressGestureRecognizer.builtIn(…)`'s class: final, so its touch callbacks are the long press's own.
 final class BuiltInLongPressGestureRecognizer: LongPressGestureRecognizer {}
+
+/// A long press recognizer's own fields, settings and per-touch state, in one value held by its
+/// only `@exclusivity(unchecked)` stored property (`LongPressGestureRecognizer.pressFields`). The
+/// contract is `RecognizerFields`' (Ownership.swift; docs/ARCHITECTURE.md, "Unchecked storage"):
+/// only the thread holding the recognizer stage reads or writes them once the recognizer is
+/// installed (before, only the thread building it).
+struct LongPressFields {
+    var minimumPressDurationMicroseconds: Int64
+    var allowableMovement: Double
+    var numberOfTouchesRequired: Int
+    var numberOfTapsRequired: Int
+    // Per touch sequence (cleared by `reset`).
+    var fingersDown = 0
+    var tapsSeen = 0
+    var anchor: Point?
+}

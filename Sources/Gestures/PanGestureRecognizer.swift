@@ -5,19 +5,45 @@ import TouchCore
 /// pixels; reports `translation` (settable, as `setTranslation`) and `velocity` (least squares
 /// over the last 100 ms); ends when the fingers lift.
 open class PanGestureRecognizer: GestureRecognizer {
-    @exclusivity(unchecked) public var minimumNumberOfTouches: Int
-    @exclusivity(unchecked) public var maximumNumberOfTouches: Int
-    /// Pixels the centroid must travel before the pan begins.
-    @exclusivity(unchecked) public var minimumDistance: Double
+    /// The pan's own fields: its only `@exclusivity(unchecked)` stored property (`PanFields`; the
+    /// contract is `RecognizerFields`'). The properties below forward to it.
+    @exclusivity(unchecked) final var panFields: PanFields
 
-    @exclusivity(unchecked) private var origin: Point?
-    @exclusivity(unchecked) private var touchCount = 0
-    @exclusivity(unchecked) private var tracker = VelocityTracker()
+    public final var minimumNumberOfTouches: Int {
+        @inline(__always) get { panFields.minimumNumberOfTouches }
+        @inline(__always) set { panFields.minimumNumberOfTouches = newValue }
+    }
+    public final var maximumNumberOfTouches: Int {
+        @inline(__always) get { panFields.maximumNumberOfTouches }
+        @inline(__always) set { panFields.maximumNumberOfTouches = newValue }
+    }
+    /// Pixels the centroid must travel before the pan begins.
+    public final var minimumDistance: Double {
+        @inline(__always) get { panFields.minimumDistance }
+        @inline(__always) set { panFields.minimumDistance = newValue }
+    }
+
+    private var origin: Point? {
+        @inline(__always) get { panFields.origin }
+        @inline(__always) set { panFields.origin = newValue }
+    }
+    private var touchCount: Int {
+        @inline(__always) get { panFields.touchCount }
+        @inline(__always) set { panFields.touchCount = newValue }
+    }
+    private var tracker: VelocityTracker {
+        @inline(__always) get { panFields.tracker }
+        @inline(__always) _modify { yield &panFields.tracker }
+    }
+    private var lastCentroid: Point {
+        @inline(__always) get { panFields.lastCentroid }
+        @inline(__always) set { panFields.lastCentroid = newValue }
+    }
 
     public init(name: String, minimumTouches: Int = 1, maximumTouches: Int = .max, minimumDistance: Double = 10) {
-        minimumNumberOfTouches = minimumTouches
-        maximumNumberOfTouches = maximumTouches
-        self.minimumDistance = minimumDistance
+        panFields = PanFields(
+            minimumNumberOfTouches: minimumTouches, maximumNumberOfTouches: maximumTouches,
+            minimumDistance: minimumDistance)
         super.init(name: name, kind: .pan)
     }
 
@@ -103,8 +129,6 @@ open class PanGestureRecognizer: GestureRecognizer {
         tracker.add(current, at: now)
     }
 
-    @exclusivity(unchecked) private var lastCentroid: Point = .zero
-
     private func currentTouchesCentroidExcludingEnded() -> Point {
         withEngine(nil) { $0.centroidOfTouchesDown(of: self) } ?? location(in: nil)
     }
@@ -124,3 +148,20 @@ open class PanGestureRecognizer: GestureRecognizer {
 
 /// `PanGestureRecognizer.builtIn(…)`'s class: final, so its touch callbacks are the pan's own.
 final class BuiltInPanGestureRecognizer: PanGestureRecognizer {}
+
+/// A pan recognizer's own fields, settings and per-touch state, in one value held by its only
+/// `@exclusivity(unchecked)` stored property (`PanGestureRecognizer.panFields`). The contract is
+/// `RecognizerFields`' (Ownership.swift; docs/ARCHITECTURE.md, "Unchecked storage"): only the
+/// thread holding the recognizer stage reads or writes them once the recognizer is installed
+/// (before, only the thread building it).
+struct PanFields {
+    var minimumNumberOfTouches: Int
+    var maximumNumberOfTouches: Int
+    var minimumDistance: Double
+    // Per touch sequence (`origin`, `touchCount` and `tracker` cleared by `reset`).
+    var origin: Point?
+    var touchCount = 0
+    var tracker = VelocityTracker()
+    /// The centroid `origin` was last rebased on (or reported at).
+    var lastCentroid: Point = .zero
+}

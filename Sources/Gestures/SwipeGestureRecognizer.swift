@@ -10,30 +10,62 @@ import TouchCore
 /// `minimumDistance / minimumVelocity`) — so a pan that requires it to fail (S15) waits no
 /// longer than that.
 open class SwipeGestureRecognizer: GestureRecognizer {
-    @exclusivity(unchecked) public var direction: SwipeDirection
-    @exclusivity(unchecked) public var numberOfTouchesRequired: Int
-    /// Pixels of travel along the swipe's axis.
-    @exclusivity(unchecked) public var minimumDistance: Double
-    /// Pixels per second, averaged from the first finger down.
-    @exclusivity(unchecked) public var minimumVelocity: Double
-    @exclusivity(unchecked) public var maximumDurationMicroseconds: Int64
-    /// The off-axis travel allowed, as a fraction of the on-axis travel.
-    @exclusivity(unchecked) public var maximumDeviation: Double = 0.6
+    /// The swipe's own fields: its only `@exclusivity(unchecked)` stored property (`SwipeFields`;
+    /// the contract is `RecognizerFields`'). The properties below forward to it.
+    @exclusivity(unchecked) final var swipeFields: SwipeFields
 
-    @exclusivity(unchecked) private var start: Point?
-    @exclusivity(unchecked) private var startTime = Instant.zero
-    @exclusivity(unchecked) private var fingers = 0
-    @exclusivity(unchecked) private var recognizedDirection: SwipeDirection = []
+    public final var direction: SwipeDirection {
+        @inline(__always) get { swipeFields.direction }
+        @inline(__always) set { swipeFields.direction = newValue }
+    }
+    public final var numberOfTouchesRequired: Int {
+        @inline(__always) get { swipeFields.numberOfTouchesRequired }
+        @inline(__always) set { swipeFields.numberOfTouchesRequired = newValue }
+    }
+    /// Pixels of travel along the swipe's axis.
+    public final var minimumDistance: Double {
+        @inline(__always) get { swipeFields.minimumDistance }
+        @inline(__always) set { swipeFields.minimumDistance = newValue }
+    }
+    /// Pixels per second, averaged from the first finger down.
+    public final var minimumVelocity: Double {
+        @inline(__always) get { swipeFields.minimumVelocity }
+        @inline(__always) set { swipeFields.minimumVelocity = newValue }
+    }
+    public final var maximumDurationMicroseconds: Int64 {
+        @inline(__always) get { swipeFields.maximumDurationMicroseconds }
+        @inline(__always) set { swipeFields.maximumDurationMicroseconds = newValue }
+    }
+    /// The off-axis travel allowed, as a fraction of the on-axis travel.
+    public final var maximumDeviation: Double {
+        @inline(__always) get { swipeFields.maximumDeviation }
+        @inline(__always) set { swipeFields.maximumDeviation = newValue }
+    }
+
+    private var start: Point? {
+        @inline(__always) get { swipeFields.start }
+        @inline(__always) set { swipeFields.start = newValue }
+    }
+    private var startTime: Instant {
+        @inline(__always) get { swipeFields.startTime }
+        @inline(__always) set { swipeFields.startTime = newValue }
+    }
+    private var fingers: Int {
+        @inline(__always) get { swipeFields.fingers }
+        @inline(__always) set { swipeFields.fingers = newValue }
+    }
+    private var recognizedDirection: SwipeDirection {
+        @inline(__always) get { swipeFields.recognizedDirection }
+        @inline(__always) set { swipeFields.recognizedDirection = newValue }
+    }
 
     public init(
         name: String, direction: SwipeDirection = .right, touches: Int = 1, minimumDistance: Double = 50,
         minimumVelocity: Double = 300, maximumDurationMilliseconds: Double = 500
     ) {
-        self.direction = direction
-        numberOfTouchesRequired = touches
-        self.minimumDistance = minimumDistance
-        self.minimumVelocity = minimumVelocity
-        maximumDurationMicroseconds = Int64(maximumDurationMilliseconds * 1000)
+        swipeFields = SwipeFields(
+            direction: direction, numberOfTouchesRequired: touches, minimumDistance: minimumDistance,
+            minimumVelocity: minimumVelocity, maximumDurationMicroseconds: Int64(maximumDurationMilliseconds * 1000))
         super.init(name: name, kind: .swipe)
     }
 
@@ -116,3 +148,22 @@ open class SwipeGestureRecognizer: GestureRecognizer {
 
 /// `SwipeGestureRecognizer.builtIn(…)`'s class: final, so its touch callbacks are the swipe's own.
 final class BuiltInSwipeGestureRecognizer: SwipeGestureRecognizer {}
+
+/// A swipe recognizer's own fields, settings and per-touch state, in one value held by its only
+/// `@exclusivity(unchecked)` stored property (`SwipeGestureRecognizer.swipeFields`). The
+/// contract is `RecognizerFields`' (Ownership.swift; docs/ARCHITECTURE.md, "Unchecked storage"):
+/// only the thread holding the recognizer stage reads or writes them once the recognizer is
+/// installed (before, only the thread building it).
+struct SwipeFields {
+    var direction: SwipeDirection
+    var numberOfTouchesRequired: Int
+    var minimumDistance: Double
+    var minimumVelocity: Double
+    var maximumDurationMicroseconds: Int64
+    var maximumDeviation: Double = 0.6
+    // Per touch sequence (`start`, `fingers` and `recognizedDirection` cleared by `reset`).
+    var start: Point?
+    var startTime = Instant.zero
+    var fingers = 0
+    var recognizedDirection: SwipeDirection = []
+}

@@ -8,33 +8,69 @@ import TouchCore
 ///
 /// All lengths are in panel pixels (board files give points; the builder converts).
 open class TapGestureRecognizer: GestureRecognizer {
-    @exclusivity(unchecked) public var numberOfTapsRequired: Int
-    @exclusivity(unchecked) public var numberOfTouchesRequired: Int
-    /// Pixels a finger may move from where it went down.
-    @exclusivity(unchecked) public var maximumMovement: Double
-    /// Microseconds from a lift to the next tap's first finger.
-    @exclusivity(unchecked) public var maximumIntervalMicroseconds: Int64
-    /// Pixels between the first tap and any later one.
-    @exclusivity(unchecked) public var maximumTapDistance: Double
-    /// Microseconds a single tap may be held down.
-    @exclusivity(unchecked) public var maximumPressDurationMicroseconds: Int64 = 1_500_000
+    /// The tap's own fields: its only `@exclusivity(unchecked)` stored property (`TapFields`; the
+    /// contract is `RecognizerFields`'). The properties below forward to it.
+    @exclusivity(unchecked) final var tapFields: TapFields
 
-    @exclusivity(unchecked) private var tapsCompleted = 0
-    @exclusivity(unchecked) private var fingersDown = 0
-    @exclusivity(unchecked) private var fingersInThisTap = 0
-    @exclusivity(unchecked) private var firstTapLocation: Point?
-    @exclusivity(unchecked) private var recognizedLocation: Point = .zero
+    public final var numberOfTapsRequired: Int {
+        @inline(__always) get { tapFields.numberOfTapsRequired }
+        @inline(__always) set { tapFields.numberOfTapsRequired = newValue }
+    }
+    public final var numberOfTouchesRequired: Int {
+        @inline(__always) get { tapFields.numberOfTouchesRequired }
+        @inline(__always) set { tapFields.numberOfTouchesRequired = newValue }
+    }
+    /// Pixels a finger may move from where it went down.
+    public final var maximumMovement: Double {
+        @inline(__always) get { tapFields.maximumMovement }
+        @inline(__always) set { tapFields.maximumMovement = newValue }
+    }
+    /// Microseconds from a lift to the next tap's first finger.
+    public final var maximumIntervalMicroseconds: Int64 {
+        @inline(__always) get { tapFields.maximumIntervalMicroseconds }
+        @inline(__always) set { tapFields.maximumIntervalMicroseconds = newValue }
+    }
+    /// Pixels between the first tap and any later one.
+    public final var maximumTapDistance: Double {
+        @inline(__always) get { tapFields.maximumTapDistance }
+        @inline(__always) set { tapFields.maximumTapDistance = newValue }
+    }
+    /// Microseconds a single tap may be held down.
+    public final var maximumPressDurationMicroseconds: Int64 {
+        @inline(__always) get { tapFields.maximumPressDurationMicroseconds }
+        @inline(__always) set { tapFields.maximumPressDurationMicroseconds = newValue }
+    }
+
+    private var tapsCompleted: Int {
+        @inline(__always) get { tapFields.tapsCompleted }
+        @inline(__always) set { tapFields.tapsCompleted = newValue }
+    }
+    private var fingersDown: Int {
+        @inline(__always) get { tapFields.fingersDown }
+        @inline(__always) set { tapFields.fingersDown = newValue }
+    }
+    private var fingersInThisTap: Int {
+        @inline(__always) get { tapFields.fingersInThisTap }
+        @inline(__always) set { tapFields.fingersInThisTap = newValue }
+    }
+    private var firstTapLocation: Point? {
+        @inline(__always) get { tapFields.firstTapLocation }
+        @inline(__always) set { tapFields.firstTapLocation = newValue }
+    }
+    private var recognizedLocation: Point {
+        @inline(__always) get { tapFields.recognizedLocation }
+        @inline(__always) set { tapFields.recognizedLocation = newValue }
+    }
 
     public init(
         name: String, taps: Int = 1, touches: Int = 1, maximumMovement: Double = 10,
         maximumIntervalMilliseconds: Double = 300, maximumTapDistance: Double = 45
     ) {
         precondition(taps >= 1 && touches >= 1, "TapGestureRecognizer needs at least one tap of one touch")
-        numberOfTapsRequired = taps
-        numberOfTouchesRequired = touches
-        self.maximumMovement = maximumMovement
-        maximumIntervalMicroseconds = Int64(maximumIntervalMilliseconds * 1000)
-        self.maximumTapDistance = maximumTapDistance
+        tapFields = TapFields(
+            numberOfTapsRequired: taps, numberOfTouchesRequired: touches, maximumMovement: maximumMovement,
+            maximumIntervalMicroseconds: Int64(maximumIntervalMilliseconds * 1000),
+            maximumTapDistance: maximumTapDistance)
         super.init(name: name, kind: .tap)
     }
 
@@ -166,3 +202,23 @@ open class TapGestureRecognizer: GestureRecognizer {
 
 /// `TapGestureRecognizer.builtIn(…)`'s class: final, so its touch callbacks are the tap's own.
 final class BuiltInTapGestureRecognizer: TapGestureRecognizer {}
+
+/// A tap recognizer's own fields, settings and per-touch state, in one value held by its only
+/// `@exclusivity(unchecked)` stored property (`TapGestureRecognizer.tapFields`). The contract is
+/// `RecognizerFields`' (Ownership.swift; docs/ARCHITECTURE.md, "Unchecked storage"): only the
+/// thread holding the recognizer stage reads or writes them once the recognizer is installed
+/// (before, only the thread building it).
+struct TapFields {
+    var numberOfTapsRequired: Int
+    var numberOfTouchesRequired: Int
+    var maximumMovement: Double
+    var maximumIntervalMicroseconds: Int64
+    var maximumTapDistance: Double
+    var maximumPressDurationMicroseconds: Int64 = 1_500_000
+    // Per touch sequence (cleared by `reset`).
+    var tapsCompleted = 0
+    var fingersDown = 0
+    var fingersInThisTap = 0
+    var firstTapLocation: Point?
+    var recognizedLocation: Point = .zero
+}

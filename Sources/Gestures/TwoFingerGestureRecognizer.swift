@@ -5,27 +5,44 @@ import TouchCore
 /// changed by `threshold`, then `changed` with every move and `ended` when a finger lifts.
 /// Velocity is a least-squares fit over the last 100 ms, zero once the fingers rest (`VelocityTracker`).
 open class TwoFingerGestureRecognizer: GestureRecognizer {
+    /// The pair recognizer's own fields: its only `@exclusivity(unchecked)` stored property
+    /// (`TwoFingerFields`; the contract is `RecognizerFields`'). The properties below forward to it.
+    @exclusivity(unchecked) final var pairFields: TwoFingerFields
+
     /// How far the measure must move from its initial value before the gesture begins.
-    @exclusivity(unchecked) public var threshold: Double
-    @exclusivity(unchecked) private var initial: Double?
-    @exclusivity(unchecked) private var fingers = 0 {
-        didSet { ignoresMoves = movesNeedTwoFingers && fingers != 2 }
+    public final var threshold: Double {
+        @inline(__always) get { pairFields.threshold }
+        @inline(__always) set { pairFields.threshold = newValue }
     }
-    /// True for the final built-in pinch and rotation (`builtIn(…)`; never for a subclass, which
-    /// may override `touchesMoved`): their moves do nothing without two fingers.
-    @exclusivity(unchecked) fileprivate var movesNeedTwoFingers = false
-    @exclusivity(unchecked) private var tracker = VelocityTracker()
-    @exclusivity(unchecked) private var lastValue = 0.0
+    private var initial: Double? {
+        @inline(__always) get { pairFields.initial }
+        @inline(__always) set { pairFields.initial = newValue }
+    }
+    private var fingers: Int {
+        @inline(__always) get { pairFields.fingers }
+        set {
+            pairFields.fingers = newValue
+            ignoresMoves = pairFields.movesNeedTwoFingers && newValue != 2
+        }
+    }
+    private var tracker: VelocityTracker {
+        @inline(__always) get { pairFields.tracker }
+        @inline(__always) _modify { yield &pairFields.tracker }
+    }
+    private var lastValue: Double {
+        @inline(__always) get { pairFields.lastValue }
+        @inline(__always) set { pairFields.lastValue = newValue }
+    }
 
     init(name: String, kind: GestureKind, threshold: Double) {
-        self.threshold = threshold
+        pairFields = TwoFingerFields(threshold: threshold)
         super.init(name: name, kind: kind)
     }
 
     /// Marks a built-in final instance: its one-finger moves are skipped and it is told only touch
     /// counts (`ignoresMoves`, `readsOnlyTouchCount`). Called before it receives any touch.
     fileprivate func markBuiltIn() {
-        movesNeedTwoFingers = true
+        pairFields.movesNeedTwoFingers = true
         ignoresMoves = fingers != 2
         readsOnlyTouchCount = true
     }
@@ -119,7 +136,6 @@ open class TwoFingerGestureRecognizer: GestureRecognizer {
 open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
     public init(name: String, thresholdPixels: Double = 8) {
         super.init(name: name, kind: .pinch, threshold: thresholdPixels)
-        lastScale = 1
     }
 
     /// The pinch a board's `kind = "pinch"` builds: the same recognizer, of a final class, so that
@@ -129,7 +145,6 @@ open class PinchGestureRecognizer: TwoFingerGestureRecognizer {
         r.markBuiltIn()
         return r
     }
-    @exclusivity(unchecked) private var lastScale = 1.0
     override func measure(_ a: Point, _ b: Point) -> Double { a.distance(to: b) }
     override func value(current: Double, initial: Double) -> Double { initial > 0 ? current / initial : 1 }
     override func progress(current: Double, initial: Double) -> Double { current - initial }
@@ -169,6 +184,23 @@ open class RotationGestureRecognizer: TwoFingerGestureRecognizer {
     while v > Double.pi { v -= 2 * Double.pi }
     while v <= -Double.pi { v += 2 * Double.pi }
     return v
+}
+
+/// A pinch or rotation recognizer's own fields, settings and per-touch state, in one value held by
+/// its only `@exclusivity(unchecked)` stored property (`TwoFingerGestureRecognizer.pairFields`).
+/// The contract is `RecognizerFields`' (Ownership.swift; docs/ARCHITECTURE.md, "Unchecked
+/// storage"): only the thread holding the recognizer stage reads or writes them once the
+/// recognizer is installed (before, only the thread building it).
+struct TwoFingerFields {
+    var threshold: Double
+    /// True for the final built-in pinch and rotation (`builtIn(…)`; never for a subclass, which
+    /// may override `touchesMoved`): their moves do nothing without two fingers.
+    var movesNeedTwoFingers = false
+    // Per touch sequence (cleared by `reset`).
+    var initial: Double?
+    var fingers = 0
+    var tracker = VelocityTracker()
+    var lastValue = 0.0
 }
 
 /// `PinchGestureRecognizer.builtIn(…)`'s class: final, so its touch callbacks are the pinch's own.

@@ -18,15 +18,13 @@ import TouchCore
 /// `public` for the same reason as `SPSCRing`: so that `first()` and `removeFirst()` inline into
 /// the recognizer loop (the module is in no product).
 public final class FrameQueue: @unchecked Sendable {
-    // @unchecked Sendable: `pending` and `overflowed` are touched only by the producer thread;
-    // everything shared lives in the SPSCRing and Atomics.
+    // @unchecked Sendable: `producer` is touched only by the producer thread; everything shared
+    // lives in the SPSCRing and Atomics.
 
     public let ring: SPSCRing<TouchFrame>
-    // Producer-only state (`@exclusivity(unchecked)`: one thread, no dynamic check per offer).
-    @exclusivity(unchecked) private var pending = TouchFrame(timestamp: .zero)
-    /// Whether `pending` holds a frame (a flag, not an optional: no 350-byte payload to clear).
-    @exclusivity(unchecked) private var hasPendingFrame = false
-    @exclusivity(unchecked) private var overflowed = false
+    /// The producer's own state: the queue's only `@exclusivity(unchecked)` stored property
+    /// (`FrameQueueProducer`: one thread, no dynamic exclusivity check per offer).
+    @exclusivity(unchecked) private var producer = FrameQueueProducer()
     private let dropped = Atomic<Int>(0)
     private let overflows = Atomic<Int>(0)
 
@@ -45,8 +43,8 @@ public final class FrameQueue: @unchecked Sendable {
     /// `offer(_:)` of a frame read where it lies: only its held contacts are copied, into the ring.
     @discardableResult
     package func offer(frameAt frame: UnsafePointer<TouchFrame>) -> Bool {
-        if hasPendingFrame || overflowed {
-            if hasPendingFrame { dropped.wrappingAdd(1, ordering: .relaxed) }
+        if producer.hasPendingFrame || producer.overflowed {
+            if producer.hasPendingFrame { dropped.wrappingAdd(1, ordering: .relaxed) }
             keep(frame)
             flush()
             return false
@@ -56,32 +54,32 @@ public final class FrameQueue: @unchecked Sendable {
             ring.commitPush()
             return true
         }
-        overflowed = true
+        producer.overflowed = true
         overflows.wrappingAdd(1, ordering: .relaxed)
         keep(frame)
         return false
     }
 
     private func keep(_ frame: UnsafePointer<TouchFrame>) {
-        withUnsafeMutablePointer(to: &pending) { TouchFrame.copyHeldContacts(from: frame, to: $0) }
-        hasPendingFrame = true
+        withUnsafeMutablePointer(to: &producer.pending) { TouchFrame.copyHeldContacts(from: frame, to: $0) }
+        producer.hasPendingFrame = true
     }
 
     /// Producer: delivers the kept frame (preceded by a system cancel) once there is room for both.
     package func flush() {
-        guard overflowed, hasPendingFrame else { return }
+        guard producer.overflowed, producer.hasPendingFrame else { return }
         guard ring.freeSlotsForProducer >= 2 else { return }
-        ring.tryPush(TouchFrame.cancel(at: pending.timestamp))
-        if !pending.isCancel, let slot = ring.nextFreeSlot() {
-            withUnsafeMutablePointer(to: &pending) { TouchFrame.copyHeldContacts(from: $0, to: slot) }
+        ring.tryPush(TouchFrame.cancel(at: producer.pending.timestamp))
+        if !producer.pending.isCancel, let slot = ring.nextFreeSlot() {
+            withUnsafeMutablePointer(to: &producer.pending) { TouchFrame.copyHeldContacts(from: $0, to: slot) }
             ring.commitPush()
         }
-        hasPendingFrame = false
-        overflowed = false
+        producer.hasPendingFrame = false
+        producer.overflowed = false
     }
 
     /// Producer: true while a frame is kept aside waiting for room.
-    package var hasPending: Bool { hasPendingFrame }
+    package var hasPending: Bool { producer.hasPendingFrame }
 
     /// Consumer: the oldest frame, or nil.
     @inline(__always) package func poll() -> TouchFrame? { ring.tryPop() }
@@ -98,4 +96,21 @@ public final class FrameQueue: @unchecked Sendable {
     /// Times the ring filled up (each one costs the touches in progress a cancel).
     package var overflowCount: Int { overflows.load(ordering: .relaxed) }
     package var highWaterMark: Int { ring.highWaterMark }
+}
+
+/// `FrameQueue`'s producer-side state, in one value held by the queue's only
+/// `@exclusivity(unchecked)` stored property.
+///
+/// Contract: only the producer thread (the one calling `offer` and `flush`: the driver thread in
+/// `touchwire run`) reads or writes it, so no two accesses overlap and the runtime's dynamic
+/// exclusivity check is left out (docs/ARCHITECTURE.md, "Unchecked storage"). The consumer sees
+/// the kept frame only once `flush` has pushed it through the ring, whose release/acquire orders
+/// the copy (`FrameQueueInPlaceTests`, clean under `tools/sanitize thread`).
+struct FrameQueueProducer {
+    /// The newest frame kept aside while the ring is full.
+    var pending = TouchFrame(timestamp: .zero)
+    /// Whether `pending` holds a frame (a flag, not an optional: no 350-byte payload to clear).
+    var hasPendingFrame = false
+    /// Set when a frame found the ring full, until the cancel and the kept frame are pushed.
+    var overflowed = false
 }

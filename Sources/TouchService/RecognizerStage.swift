@@ -10,19 +10,32 @@ import TouchRing
 package final class RecognizerStage {
     package let frames: FrameQueue
     package let engine: GestureEngine
-    // The stage is run by one thread at a time, the one holding `RecognizerTurns` (the driver
-    // thread or the recognizer thread; docs/ARCHITECTURE.md, "Threads"): its fields skip the
-    // runtime's dynamic exclusivity checks (`@exclusivity(unchecked)`; docs/PERFORMANCE.md).
+    /// The stage's mutable fields: its only `@exclusivity(unchecked)` stored property
+    /// (`RecognizerStageFields`, whose contract is the recognizer stage's confinement). The
+    /// properties below forward to it.
+    @exclusivity(unchecked) private var fields = RecognizerStageFields()
 
     /// Frames handed to the engine so far.
-    @exclusivity(unchecked) package private(set) var framesProcessed = 0
+    package private(set) var framesProcessed: Int {
+        @inline(__always) get { fields.framesProcessed }
+        @inline(__always) set { fields.framesProcessed = newValue }
+    }
     /// When set, each frame's read → recognized latency is sampled (one clock read, one ring push).
-    @exclusivity(unchecked) package var metrics: PipelineMetrics?
+    package var metrics: PipelineMetrics? {
+        @inline(__always) get { fields.metrics }
+        @inline(__always) set { fields.metrics = newValue }
+    }
     /// With `[passthrough]`: sends the UI its touches after each frame and timer pass.
-    @exclusivity(unchecked) package var passthrough: PassthroughTracker?
+    package var passthrough: PassthroughTracker? {
+        @inline(__always) get { fields.passthrough }
+        @inline(__always) set { fields.passthrough = newValue }
+    }
     /// With `[display]`: the touch-to-wake gate between the frames and the engine (so the
     /// passthrough and every binding too), and the display's idle time and commands.
-    @exclusivity(unchecked) package var display: DisplayControl?
+    package var display: DisplayControl? {
+        @inline(__always) get { fields.display }
+        @inline(__always) set { fields.display = newValue }
+    }
     /// The frame the engine gets when the gate removed swallowed touches (allocated once).
     private let scratch: UnsafeMutablePointer<TouchFrame>
 
@@ -71,4 +84,21 @@ package final class RecognizerStage {
         guard let d = deadline else { return nil }
         return max(0, d.microseconds(since: now))
     }
+}
+
+/// `RecognizerStage`'s mutable fields, in one value held by the stage's only
+/// `@exclusivity(unchecked)` stored property.
+///
+/// Contract: the stage is run by one thread at a time, the one holding `RecognizerTurns` (the
+/// driver thread right after a read, or the recognizer thread; docs/ARCHITECTURE.md, "Threads"),
+/// whose `StageHold` orders every write before a hand-over before every read after it; the parts
+/// (`metrics`, `passthrough`, `display`) are set while the service is built, before any thread
+/// starts. So no two accesses overlap, and the runtime's dynamic exclusivity check (its cost:
+/// docs/PERFORMANCE.md) is left out. ThreadSanitizer checks it over the threaded service tests
+/// (`tools/sanitize thread`; docs/RELIABILITY.md).
+struct RecognizerStageFields {
+    var framesProcessed = 0
+    var metrics: PipelineMetrics?
+    var passthrough: PassthroughTracker?
+    var display: DisplayControl?
 }
