@@ -131,4 +131,58 @@ final class FrameQueueTests: XCTestCase {
         XCTAssertFalse(q.hasPending)
         XCTAssertNil(q.poll())
     }
+
+    /// `FrameQueueProducer`'s contract (docs/ARCHITECTURE.md, "Unchecked storage"): the kept frame
+    /// and the overflow flag are the producer thread's alone, and reach the consumer only through
+    /// the ring. A producer offering faster than a consumer polls (so the 4-slot ring overflows
+    /// again and again): whatever the interleaving, every frame is delivered once, in order, or
+    /// counted as dropped; each overflow delivers one cancel followed by the kept snapshot of the
+    /// same time; and the last frame (a lift) always arrives. Under ThreadSanitizer (`tools/sanitize
+    /// thread --filter FrameQueueTests`) a read of the producer's state by the consumer is reported.
+    func testTwoThreadOverflowDeliversOrCountsEveryFrame() {
+        let q = FrameQueue(capacity: 4)
+        let total = 20_000
+        let done = DispatchSemaphore(value: 0)
+        // Written by the consumer thread only, read after join.
+        final class Box: @unchecked Sendable { var received: [TouchFrame] = [] }
+        let box = Box()
+        box.received.reserveCapacity(total * 2)
+        let producer = Thread {
+            for ms in 1...total {
+                let contacts = ms == total ? [] : [Contact(id: 0, x: 10, y: 10)]
+                q.offer(TouchFrame(timestamp: .milliseconds(Int64(ms)), contacts: contacts))
+                q.flush()
+            }
+            while q.hasPending { q.flush() }  // the consumer makes room: the kept lift goes out
+            done.signal()
+        }
+        let consumer = Thread {
+            while true {
+                guard let f = q.poll() else { continue }
+                box.received.append(f)
+                if !f.isCancel && f.timestamp == .milliseconds(Int64(total)) { break }
+            }
+            done.signal()
+        }
+        producer.start()
+        consumer.start()
+        done.wait()
+        done.wait()
+        let frames = box.received.filter { !$0.isCancel }
+        let cancels = box.received.count - frames.count
+        XCTAssertEqual(frames.count + q.droppedFrames, total, "every frame delivered or counted dropped")
+        XCTAssertEqual(frames.map(\.timestamp), frames.map(\.timestamp).sorted(), "in order")
+        XCTAssertEqual(Set(frames.map(\.timestamp)).count, frames.count, "each once")
+        XCTAssertEqual(frames.last?.count, 0, "the lift arrived last")
+        XCTAssertEqual(cancels, q.overflowCount, "one cancel per overflow")
+        for (i, f) in box.received.enumerated() where f.isCancel {
+            guard i + 1 < box.received.count else {
+                XCTFail("a cancel came last, without its kept snapshot")
+                break
+            }
+            let next = box.received[i + 1]
+            XCTAssertFalse(next.isCancel, "a cancel is followed by the kept snapshot")
+            XCTAssertEqual(next.timestamp, f.timestamp, "the cancel carries the kept snapshot's time")
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Gestures
 import Synchronization
 import TouchCore
@@ -19,19 +20,29 @@ final class EngineHandOverTests: XCTestCase {
         var next = 0
         var byDriver = 0
 
-        init(_ steps: [(Int64, [(UInt8, Double, Double)]?)]) {
+        /// With `everyKind`, the built-in kinds the first script leaves out too (swipe, rotation,
+        /// edge pan), so that each recognizer class's own fields (`TapFields`, `SwipeFields`, …)
+        /// are handed over.
+        init(_ steps: [(Int64, [(UInt8, Double, Double)]?)], everyKind: Bool = false) {
             self.steps = steps
             let root = Region(name: "screen", frame: Rect(x: 0, y: 0, width: 800, height: 480))
             engine = GestureEngine(root: root)
             let single = TapGestureRecognizer(name: "single")
             let double = TapGestureRecognizer(name: "double", taps: 2)
             single.require(toFail: double)  // S15
-            for r in [
-                single, double, LongPressGestureRecognizer(name: "press"), PanGestureRecognizer(name: "pan"),
-                PinchGestureRecognizer(name: "pinch"),
-            ] as [GestureRecognizer] {
-                engine.add(r, to: root)
-            }
+            let recognizers: [GestureRecognizer] =
+                everyKind
+                ? [
+                    single, double, LongPressGestureRecognizer.builtIn(name: "press"),
+                    SwipeGestureRecognizer.builtIn(name: "swipe", direction: .right),
+                    RotationGestureRecognizer.builtIn(name: "rotation"),
+                    EdgePanGestureRecognizer(name: "edge", edges: .left),
+                ]
+                : [
+                    single, double, LongPressGestureRecognizer(name: "press"), PanGestureRecognizer(name: "pan"),
+                    PinchGestureRecognizer(name: "pinch"),
+                ]
+            for r in recognizers { engine.add(r, to: root) }
             engine.sink = sink
         }
 
@@ -88,12 +99,77 @@ final class EngineHandOverTests: XCTestCase {
         return steps
     }
 
+    /// Swipes (S2), rotations (S3), edge pans (S3), taps, double taps and long presses, with the
+    /// clock moved on.
+    static func everyKindScript() -> [(Int64, [(UInt8, Double, Double)]?)] {
+        var steps: [(Int64, [(UInt8, Double, Double)]?)] = []
+        var ms: Int64 = 0
+        func add(_ contacts: [(UInt8, Double, Double)]?) {
+            ms += 20
+            steps.append((ms, contacts))
+        }
+        for round in 0..<42 {
+            let y = Double(100 + (round % 6) * 50)
+            switch round % 6 {
+            case 0:
+                for x in stride(from: 200.0, through: 400, by: 40) { add([(0, x, y)]) }
+                add([])  // a fast swipe right
+            case 1:
+                for step in 0...6 {
+                    let a = Double(step) * 0.08
+                    add([(0, 400 - 100 * cos(a), 240 - 100 * sin(a)), (1, 400 + 100 * cos(a), 240 + 100 * sin(a))])
+                }
+                add([])  // a rotation by about half a radian
+            case 2:
+                for x in stride(from: 5.0, through: 125, by: 5) { add([(0, x, y)]) }
+                add([])  // a slow pan from the left edge
+            case 3:
+                add([(0, 300, y)])
+                add([])  // a tap
+            case 4:
+                add([(0, 300, y)])
+                add([])
+                add([(0, 300, y)])
+                add([])  // a double tap
+            default:
+                add([(0, 300, y)])
+                ms += 600
+                add(nil)
+                add([])  // a long press
+            }
+            ms += 400
+            add(nil)  // the tap windows close
+        }
+        return steps
+    }
+
     func testAnEngineHandedBetweenThreadsBehavesAsOnOneThread() {
-        let alone = Stage(Self.script())
+        handOver(Stage(Self.script()), Stage(Self.script()))
+    }
+
+    /// The same hand-over with every built-in recognizer class, so that each one's gathered fields
+    /// (`TapFields`, `LongPressFields`, `SwipeFields`, `TwoFingerFields`, `PanFields`,
+    /// `EdgePanFields`; docs/ARCHITECTURE.md, "Unchecked storage") are read and written by both
+    /// threads; every kind recognizes in the script.
+    func testEveryRecognizerKindsFieldsHandedBetweenThreadsBehaveAsOnOneThread() {
+        let alone = handOver(
+            Stage(Self.everyKindScript(), everyKind: true), Stage(Self.everyKindScript(), everyKind: true))
+        for name in ["single", "double", "press", "swipe", "rotation", "edge"] {
+            XCTAssertTrue(
+                alone.contains { $0.hasPrefix(name + ":") }, "\(name) takes part in the script: \(alone)")
+        }
+        XCTAssertTrue(alone.contains { $0.hasPrefix("swipe:recognized@") }, "S2: a swipe recognizes: \(alone)")
+        XCTAssertTrue(alone.contains { $0.hasPrefix("edge:ended@") }, "S3: an edge pan ends: \(alone)")
+        XCTAssertTrue(alone.contains { $0.hasPrefix("rotation:ended@") }, "S3: a rotation ends: \(alone)")
+    }
+
+    /// Runs `alone`'s script on one thread and `shared`'s between two, and checks that the logs
+    /// agree. Returns `alone`'s log.
+    @discardableResult
+    private func handOver(_ alone: Stage, _ shared: Stage) -> [String] {
         while alone.step(byDriver: false) {}
         XCTAssertGreaterThan(alone.log.count, 40, "the script recognizes gestures: \(alone.log)")
 
-        let shared = Stage(Self.script())
         let turns = RecognizerTurns()
         let done = Atomic<Bool>(false)
         let group = DispatchGroup()
@@ -117,5 +193,6 @@ final class EngineHandOverTests: XCTestCase {
         turns.acquire()
         XCTAssertEqual(shared.log, alone.log, "every step ran once, in order, whichever thread held the stage")
         turns.release()
+        return alone.log
     }
 }
