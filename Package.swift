@@ -48,9 +48,9 @@ let package = Package(
         ///
         /// No unsafe flags (so the `Gestures` product can be a versioned dependency). The runtime's
         /// dynamic exclusivity checks and reference counting are left out of the per-frame path
-        /// only in a few named types (`EngineFields`, `RecognizerFields`, `RegionLinks`,
-        /// `UnownedLink`, `RecognizerTable`; the recognizer subclasses' own fields are still marked
-        /// one by one), whose contract is written once, in docs/ARCHITECTURE.md ("Threads",
+        /// only in a few named types (`EngineFields`, `RecognizerFields`, `RegionLinks`, one
+        /// `TapFields`/`SwipeFields`/… per built-in recognizer class, `UnownedLink`,
+        /// `RecognizerTable`), whose contract is written once, in docs/ARCHITECTURE.md ("Threads",
         /// "Unchecked storage"): one thread at a time, handed over through `StageHold`. The
         /// compile-time checks stay.
         .target(name: "Gestures", dependencies: ["TouchCore"]),

@@ -1,13 +1,16 @@
-/// The Gestures module's unchecked storage, gathered in the types of this file and of
-/// `GestureEngine+Fields.swift` / `GestureRecognizer+Fields.swift`. The contract they rely on is
+/// The Gestures module's unchecked storage, gathered in the types of this file, of
+/// `GestureEngine+Fields.swift` / `GestureRecognizer+Fields.swift`, and the one `…Fields` value
+/// of each built-in recognizer class (`TapFields`, `LongPressFields`, `SwipeFields`, `PanFields`,
+/// `EdgePanFields`, `TwoFingerFields`, beside their classes). The contract they rely on is
 /// written once, in docs/ARCHITECTURE.md ("Threads" and "Unchecked storage"):
 ///
 /// - **Confinement.** An engine, its recognizers and its region tree are touched by one thread at
 ///   a time: the thread holding the recognizer stage (the driver thread or the recognizer thread,
 ///   handed over through one `StageHold`, whose sequentially consistent release/acquire orders
 ///   every write before the hand-over before every read after it). Their mutable fields live in
-///   one storage struct per class (`EngineFields`, `RecognizerFields`, `RegionLinks`), held in
-///   the class's only `@exclusivity(unchecked)` stored property: the compiler's static checks
+///   one storage struct per class (`EngineFields`, `RecognizerFields`, `RegionLinks`, and the
+///   recognizer classes' `…Fields`), held in the class's only `@exclusivity(unchecked)` stored
+///   property: the compiler's static checks
 ///   stay, the runtime's dynamic ones (their cost: docs/PERFORMANCE.md, "Unchecked storage")
 ///   are left out because the confinement already excludes the overlapping accesses they would
 ///   catch. ThreadSanitizer checks the confinement (`tools/sanitize thread`).
