@@ -201,22 +201,28 @@ final class CalibrationTests: XCTestCase {
     /// collected points are the script's raw points oriented, never the calibrated ones, and the
     /// result is the one the uncalibrated board gives, on an I2C chip and an input device alike.
     func testAnExistingCalibrationLeavesTheResultAsItWas() throws {
-        let orientation = "rotation = 90\nswap_xy = true\ninvert_x = true"
         let existing = "calibration = [70000, 100, -300000, 50, 64000, 200000, 65536]"
         for chip in ["ft6x36", "evdev"] {
-            let plainBoard = try board(orientation, chip: chip)
-            let (plain, _) = try readSession(plainBoard)
-            let (again, _) = try readSession(try board(orientation + "\n" + existing, chip: chip))
-            XCTAssertEqual(try again.fit().calibration, try plain.fit().calibration, chip)
-            XCTAssertEqual(again.pairs, plain.pairs, chip)
-            let uncalibrated = ControllerFactory.transform(plainBoard, try XCTUnwrap(plainBoard.controller))
-            XCTAssertEqual(again.pairs.count, again.targets.count, chip)
-            for (pair, target) in zip(again.pairs, again.targets) {
-                let raw = CalibrationScript.rawPoint(for: target.point, transform: uncalibrated)
-                let oriented = uncalibrated.oriented(raw)
-                XCTAssertLessThan(pair.raw.distance(to: oriented), 1, "\(chip) \(target.name): \(pair.raw)")
-                XCTAssertEqual(pair.target, uncalibrated.unrotated(target.point), "\(chip) \(target.name)")
+            for orientation in ["rotation = 90\nswap_xy = true\ninvert_x = true", "rotation = 180\ninvert_y = true"] {
+                try checkExistingCalibration(chip: chip, orientation: orientation, existing: existing)
             }
+        }
+    }
+
+    func checkExistingCalibration(chip: String, orientation: String, existing: String) throws {
+        let what = "\(chip), \(orientation.replacingOccurrences(of: "\n", with: ", "))"
+        let plainBoard = try board(orientation, chip: chip)
+        let (plain, _) = try readSession(plainBoard)
+        let (again, _) = try readSession(try board(orientation + "\n" + existing, chip: chip))
+        XCTAssertEqual(try again.fit().calibration, try plain.fit().calibration, what)
+        XCTAssertEqual(again.pairs, plain.pairs, what)
+        let uncalibrated = ControllerFactory.transform(plainBoard, try XCTUnwrap(plainBoard.controller))
+        XCTAssertEqual(again.pairs.count, again.targets.count, what)
+        for (pair, target) in zip(again.pairs, again.targets) {
+            let raw = CalibrationScript.rawPoint(for: target.point, transform: uncalibrated)
+            let oriented = uncalibrated.oriented(raw)
+            XCTAssertLessThan(pair.raw.distance(to: oriented), 1, "\(what), \(target.name): \(pair.raw)")
+            XCTAssertEqual(pair.target, uncalibrated.unrotated(target.point), "\(what), \(target.name)")
         }
     }
 
