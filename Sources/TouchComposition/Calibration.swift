@@ -1,8 +1,8 @@
 import BoardConfig
 import Logging
-import TouchLinux
 import TouchCore
 import TouchDrivers
+import TouchLinux
 import TouchRing
 import TouchService
 import TouchSimulation

@@ -19,7 +19,8 @@ struct Calibrate: ParsableCommand {
         abstract: "Touch calibration targets, fit tslib's affine calibration, optionally write it into the board file.",
         discussion: """
             Prompts on stderr for each target (panel pixels, as the display shows them), reads the \
-            controller raw (the board's calibration and rotation not applied; invert/swap are), takes \
+            controller through the pipeline `run` assembles, raw (the board's calibration and rotation \
+            not applied; invert/swap are), takes \
             the median of each press and rejects a press that moved. Prints `calibration = [...]` \
             (tslib pointercal, a6 = 65536) and the residual on stdout. On a simulated board the \
             [simulation] script plays the presses (script = "calibration": the five targets through a \

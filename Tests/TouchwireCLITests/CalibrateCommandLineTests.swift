@@ -98,7 +98,8 @@ extension CommandLineTests {
             XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
             XCTAssertEqual(result.stdout, reference.stdout, name)
             XCTAssertEqual(result.stderr.components(separatedBy: "median of 20 samples").count, 6, result.stderr)
-            XCTAssertTrue(result.stderr.contains("controller ready: \(name == "evdev" ? "evdev" : "GT911")"), result.stderr)
+            let ready = "controller ready: \(name == "evdev" ? "evdev" : "GT911")"
+            XCTAssertTrue(result.stderr.contains(ready), result.stderr)
         }
     }
 }
