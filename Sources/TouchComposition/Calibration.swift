@@ -1,6 +1,8 @@
 import BoardConfig
+import Logging
 import TouchCore
 import TouchDrivers
+import TouchLinux
 import TouchRing
 import TouchService
 import TouchSimulation
@@ -91,13 +93,28 @@ package enum CalibrationStep: Equatable, Sendable {
     case rejected(index: Int, reason: String)
 }
 
-/// `touchwire calibrate`'s engine, without a terminal: reads the board's controller through the
-/// same `ControllerFactory` / `DriverStage` path as `run` — with the board's calibration dropped
-/// and the rotation not applied (capture raw: only invert/swap) — collects one still press per
-/// target and fits tslib's affine calibration.
+/// How a `CalibrationSession` paces its reads (`CalibrationSession.read()`).
+package enum CalibrationPacing: Sendable, Equatable {
+    /// One read every `CalibrationSession.pollIntervalMicroseconds` of the session's clock: a
+    /// simulated board on a virtual clock, one read per simulated report (as `monitor
+    /// --virtual-clock` reads it), so the same presses give the same samples every run.
+    case everyReport
+    /// As the service's driver thread reads the board (`DriverLoop`): on INT edges when the
+    /// board wires INT, else at the adaptive polling rate.
+    case driverLoop
+}
+
+/// `touchwire calibrate`'s engine, without a terminal: the board's pipeline as `run` assembles
+/// it (`ServiceParts`, the one composition root), observing only (no output is opened) and with
+/// the raw capture (`ServiceSettings.capture`: the board's calibration dropped, no transform in
+/// the driver stage). The session reads the service's frame ring in place of the recognizer
+/// stage, orients each frame (`PanelTransform.oriented`: invert, swap; neither calibration nor
+/// rotation), collects one still press per target (`PressCollector`) and fits tslib's affine
+/// calibration. Every input the service reads (an I2C chip, an input device, the simulated twin
+/// of either) comes through the same path.
 ///
-/// Clock-free: the caller polls it at the instants it chooses (a real clock on hardware; a
-/// virtual one on a simulated board, which makes the whole session deterministic).
+/// Its clock is the pipeline's: `read()` moves it on (a real sleep, or a virtual clock's
+/// advance); `poll(at:)` reads at an instant the caller chooses.
 package final class CalibrationSession {
     package let board: BoardDescription
     /// The targets in panel pixels (what the user sees) with their names.
@@ -105,24 +122,34 @@ package final class CalibrationSession {
     /// The board's transform without calibration: `oriented` gives the point calibration
     /// applies to, `unrotated` turns a target into the space calibration maps into.
     package let transform: PanelTransform
-    package let driver: DriverStage
+    /// The pipeline, assembled by `Service(parts:)`; only its driver stage and frame ring run.
+    package let service: Service
+    /// The pipeline's driver stage.
+    package var driver: DriverStage { service.driver }
     /// The simulated world, on a simulated board (to tell when its script has ended).
     package let simulation: SimulatedTouchWorld?
     /// The polling period (the simulated report rate, or the board's `poll_interval_ms`).
     package let pollIntervalMicroseconds: Int64
+    /// The pipeline's clock.
+    package let clock: any TouchClock
+    package let pacing: CalibrationPacing
     /// The presses accepted so far, one per target in order.
     package private(set) var pairs: [CalibrationPair] = []
     /// Presses rejected so far.
     package private(set) var rejectedPresses = 0
     private var collector: PressCollector
+    private var loop: DriverLoop
+    private var wait: Int64?
 
-    /// Fails when the board has no controller, the simulation cannot be built, or `points` is
+    /// Fails when the board has no controller, its pipeline cannot be assembled, or `points` is
     /// not one of `CalibrationTargets.supportedCounts`. On a simulated board whose script is the
     /// demo (which presses no targets) the built-in calibration presses are played instead, one
-    /// per target, and `log` says so.
+    /// per target, and `log` says so. `clock` nil: a virtual clock on a simulated board (paced
+    /// `.everyReport`), the monotonic one otherwise (paced `.driverLoop`); `pacing` nil: that
+    /// clock's. `log` receives the pipeline's notices (a controller that is ready or not answering).
     package init(
-        board: BoardDescription, points: Int = 5, start: Instant, maxMovement: Double = 5,
-        log: @escaping (String) -> Void = { _ in }
+        board: BoardDescription, points: Int = 5, clock: (any TouchClock)? = nil, pacing: CalibrationPacing? = nil,
+        maxMovement: Double = 5, log: @escaping (String) -> Void = { _ in }
     ) throws(ServiceError) {
         guard
             let targets = CalibrationTargets.points(
@@ -131,28 +158,50 @@ package final class CalibrationSession {
             let counts = CalibrationTargets.supportedCounts.map(String.init).joined(separator: ", ")
             throw .argument(option: "--points", value: "\(points)", expected: "one of \(counts)")
         }
+        guard board.controller != nil else { throw .noController(board: board.location) }
         var board = board
         if board.controller?.bus == .simulated, case .demo? = board.simulation?.script {
             board.simulation?.script = .calibration
             log("the simulated board's demo script presses no targets; playing the built-in calibration presses")
         }
-        let setup = try ControllerFactory.make(board, start: start, capture: true, calibrationTargets: points)
+        // A simulated board's presses play on a virtual clock: the same samples every run.
+        let virtual = board.controller?.bus == .simulated
+        let clock = clock ?? (virtual ? ManualClock() : SystemClock.shared)
+        let parts = try ServiceParts(
+            board: board, logger: CalibrationLog.logger(log),
+            settings: ServiceSettings(observeOnly: true, capture: CalibrationCapture(targets: points)), clock: clock)
         self.board = board
         self.targets = targets
-        transform = setup.transform
-        pollIntervalMicroseconds = setup.pollIntervalMicroseconds
-        simulation = setup.simulation
-        driver = DriverStage(
-            controller: setup.controller, frames: FrameQueue(capacity: 64), transform: nil,
-            protection: setup.protection, schedule: setup.schedule, log: log)
+        self.clock = clock
+        self.pacing = pacing ?? (virtual ? .everyReport : .driverLoop)
+        transform = parts.controller.transform
+        pollIntervalMicroseconds = parts.controller.pollIntervalMicroseconds
+        simulation = parts.controller.simulation
+        service = Service(parts: parts)
+        loop = DriverLoop(driver: service.driver, clock: clock)
         collector = PressCollector(maxMovement: maxMovement)
     }
+
+    /// The session on a virtual clock started at `start` (paced `.everyReport`).
+    package convenience init(
+        board: BoardDescription, points: Int = 5, start: Instant, maxMovement: Double = 5,
+        log: @escaping (String) -> Void = { _ in }
+    ) throws(ServiceError) {
+        try self.init(
+            board: board, points: points, clock: ManualClock(start), pacing: .everyReport, maxMovement: maxMovement,
+            log: log)
+    }
+
+    /// Releases the controller (an input device's grab, the I2C bus).
+    package func close() { service.close() }
 
     /// The index of the target to press next (== `targets.count` when complete).
     package var currentIndex: Int { pairs.count }
     package var isComplete: Bool { pairs.count == targets.count }
     /// True while a finger is down.
     package var isPressed: Bool { collector.isPressed }
+    /// True when a simulated board's script has played its last frame (it presses nothing more).
+    package var scriptHasEnded: Bool { simulation?.isFinished ?? false }
 
     /// The prompt for target `index`: "touch the top-left target at (80, 48) and lift".
     package func prompt(for index: Int) -> String {
@@ -160,15 +209,38 @@ package final class CalibrationSession {
         return "touch the \(t.name) target at (\(Int(t.point.x)), \(Int(t.point.y))) and lift"
     }
 
+    /// Starts the controller at the clock's now (retried by the reads when it does not answer).
+    @discardableResult
+    package func start() -> Bool { start(at: clock.now) }
+
     /// Starts the controller (retried by `poll` when it does not answer).
     @discardableResult
     package func start(at now: Instant) -> Bool { driver.start(at: now) }
 
+    /// Waits for the next read as `pacing` says, on the session's clock, reads the controller
+    /// and returns the presses that ended.
+    package func read() -> [CalibrationStep] {
+        switch pacing {
+        case .everyReport:
+            clock.sleep(microseconds: pollIntervalMicroseconds)
+            driver.poll(at: clock.now)
+        case .driverLoop:
+            if let wait, wait > 0 { clock.sleep(microseconds: wait) }
+            wait = loop.turn().waitMicroseconds
+        }
+        return collect()
+    }
+
     /// Reads the controller once at `now`; returns the presses that ended.
     package func poll(at now: Instant) -> [CalibrationStep] {
         driver.poll(at: now)
+        return collect()
+    }
+
+    /// Takes what the driver stage queued from the pipeline's frame ring, oriented, into the collector.
+    private func collect() -> [CalibrationStep] {
         var steps: [CalibrationStep] = []
-        while var frame = driver.frames.poll() {
+        while var frame = service.frames.poll() {
             guard !isComplete else { continue }
             var i = 0
             while i < frame.count {
@@ -192,4 +264,30 @@ package final class CalibrationSession {
 
     /// The least-squares fit of the presses so far (all targets once complete).
     package func fit() throws(CalibrationError) -> CalibrationFit { try CalibrationSolver.solve(pairs) }
+}
+
+/// The pipeline's log lines during calibration, handed to the session's `log` (the command
+/// prints them on stderr as it always has).
+enum CalibrationLog {
+    static func logger(_ log: @escaping (String) -> Void) -> Logger {
+        let box = Box(log)
+        return Logger(label: "touchwire-calibrate") { _ in Handler(box: box) }
+    }
+
+    /// @unchecked Sendable: only the calibrating thread logs (the service's threads never run).
+    final class Box: @unchecked Sendable {
+        let log: (String) -> Void
+        init(_ log: @escaping (String) -> Void) { self.log = log }
+    }
+
+    struct Handler: LogHandler {
+        let box: Box
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .notice
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) { box.log("\(event.message)") }
+    }
 }

@@ -2,25 +2,44 @@ import BoardConfig
 import Gestures
 import Logging
 import TouchCore
+import TouchDrivers
 import TouchLinux
 import TouchOutputs
 import TouchService
 
-extension Service {
+/// Everything `Service.init` is handed for one board, built and opened by `ServiceParts.init`,
+/// with what the controller's setup knows beyond the pipeline (the simulated world, the board's
+/// transform, the polling period) for the commands that step the pipeline themselves.
+package struct ServiceParts {
+    package var profile: ServiceProfile
+    package var realtime: BoardRealTime
+    package var logger: Logger
+    package var engine: GestureEngine
+    package var channels: [OutputChannel]
+    package var lines: GPIOActuator?
+    package var commands: CommandActuator?
+    package var passthrough: PassthroughOutput?
+    package var display: DisplayControl?
+    package var displaySwitch: (any ScreenSwitch)?
+    /// The controller as `ControllerFactory.make` set it up (its simulated world, if any, included).
+    package var controller: ControllerSetup
+    /// What the driver stage applies: the board's transform, or none with `settings.capture`
+    /// (the frame ring then carries the controller's points as read).
+    package var driverTransform: PanelTransform?
+    package var clock: any TouchClock
+
     /// Builds the whole pipeline for `board` and opens everything it needs — engine, outputs, GPIO
-    /// bindings, then the controller (on `/dev/i2c-N`, or a `SimulatedController` for `bus = "sim"`)
-    /// — throwing one clear error if any part fails, so a bad board never starts a half-configured
-    /// service. `extraOutputs` are added to the board's own (tests point one at a pseudo-terminal);
-    /// `gpio`, when given, supplies every bound GPIO line (tests pass a simulated chip; otherwise
-    /// chip "sim" is in memory and others are libgpiod's); `clock` is the pipeline's one clock,
-    /// the monotonic one unless a test injects a `ManualClock` (the controller's reset waits then
-    /// move it); `devices` opens the passthrough touchscreen, the keyboard and the exec runner
-    /// (uinput and real programs on `clock` unless a test passes `SimulatedOutputDevices`).
-    /// With `settings.observeOnly` none of the board's outputs is opened (`monitor`).
-    ///
-    /// This is the one place a pipeline is assembled: `run`, `bench`, a reload and `monitor`
-    /// all come through it.
-    package convenience init(
+    /// bindings, then the controller (on `/dev/i2c-N`, an input device, or a simulated twin of
+    /// either for `bus = "sim"`) — throwing one clear error if any part fails, so a bad board never
+    /// starts a half-configured service. `extraOutputs` are added to the board's own (tests point
+    /// one at a pseudo-terminal); `gpio`, when given, supplies every bound GPIO line (tests pass a
+    /// simulated chip; otherwise chip "sim" is in memory and others are libgpiod's); `clock` is the
+    /// pipeline's one clock, the monotonic one unless a test injects a `ManualClock` (the
+    /// controller's reset waits then move it); `devices` opens the passthrough touchscreen, the
+    /// keyboard and the exec runner (uinput and real programs on `clock` unless a test passes
+    /// `SimulatedOutputDevices`). With `settings.observeOnly` none of the board's outputs is opened
+    /// (`monitor`, `calibrate`); with `settings.capture` the controller is read raw (`calibrate`).
+    package init(
         board: BoardDescription, logger: Logger, settings: ServiceSettings = ServiceSettings(),
         extraOutputs: [OutputChannel] = [], stdout: (any LineSink)? = nil, gpio: (any GPIOProvider)? = nil,
         devices: (any OutputDevices)? = nil, clock: any TouchClock = SystemClock.shared
@@ -48,24 +67,58 @@ extension Service {
                 board, backlightRoot: settings.backlightRoot, gpio: gpio, clock: clock, logger: logger) : nil
         if let warning = DisplayDescription.wakeTouchWarning(board) { logger.warning("\(warning)") }
         let setup = try ControllerFactory.make(
-            board, start: clock.now, clock: clock)
+            board, start: clock.now, capture: settings.capture != nil,
+            calibrationTargets: settings.capture?.targets ?? 5, clock: clock)
         let simulated = board.controller?.bus == .simulated
-        let profile = ServiceProfile(
+        profile = ServiceProfile(
             boardName: board.name,
             controller: (board.controller?.input.boardName ?? "none") + (simulated ? " (sim)" : ""),
             statusFile: settings.statusFile, prometheusFile: settings.prometheusFile ?? board.metrics.prometheusFile,
             reloads: settings.reloads, idleInterruptWatchdogMicroseconds: settings.idleInterruptWatchdogMicroseconds)
-        let gate = board.display.map { d in
+        self.display = board.display.map { d in
             DisplayControl(
                 idleOffSeconds: d.idleOffSeconds, idleDimSeconds: d.idleDimSeconds,
                 wakeGuardMilliseconds: d.wakeGuardMilliseconds, start: clock.now)
         }
+        realtime = BoardRealTime(settings.realtime ?? board.realtime)
+        self.logger = logger
+        self.engine = engine
+        self.channels = channels + extraOutputs
+        self.lines = lines
+        self.commands = commands
+        self.passthrough = passthrough
+        displaySwitch = display
+        controller = setup
+        driverTransform = settings.capture == nil ? setup.transform : nil
+        self.clock = clock
+    }
+}
+
+extension Service {
+    /// `ServiceParts(board:…)` assembled: see there.
+    ///
+    /// This is the one place a pipeline is assembled: `run`, `bench`, a reload, `monitor` and
+    /// `calibrate` all come through it.
+    package convenience init(
+        board: BoardDescription, logger: Logger, settings: ServiceSettings = ServiceSettings(),
+        extraOutputs: [OutputChannel] = [], stdout: (any LineSink)? = nil, gpio: (any GPIOProvider)? = nil,
+        devices: (any OutputDevices)? = nil, clock: any TouchClock = SystemClock.shared
+    ) throws(ServiceError) {
         self.init(
-            profile: profile, realtime: BoardRealTime(settings.realtime ?? board.realtime), logger: logger,
-            engine: engine, channels: channels + extraOutputs, lines: lines, controller: setup.controller,
-            transform: setup.transform, protection: setup.protection, schedule: setup.schedule, commands: commands,
-            passthrough: passthrough, display: gate, displaySwitch: display, host: LinuxServiceHost(),
-            clock: clock)
+            parts: try ServiceParts(
+                board: board, logger: logger, settings: settings, extraOutputs: extraOutputs, stdout: stdout,
+                gpio: gpio, devices: devices, clock: clock))
+    }
+
+    /// The service of parts already built (`ServiceParts`), for a caller that also needs what the
+    /// controller's setup knows (the simulated world, the transform).
+    package convenience init(parts p: ServiceParts) {
+        self.init(
+            profile: p.profile, realtime: p.realtime, logger: p.logger, engine: p.engine, channels: p.channels,
+            lines: p.lines, controller: p.controller.controller, transform: p.driverTransform,
+            protection: p.controller.protection, schedule: p.controller.schedule, commands: p.commands,
+            passthrough: p.passthrough, display: p.display, displaySwitch: p.displaySwitch, host: LinuxServiceHost(),
+            clock: p.clock)
     }
 }
 

@@ -24,13 +24,19 @@ package struct ServiceSettings: Sendable {
     /// display switch — so that `monitor` watches the same pipeline as `run` without taking the
     /// devices a running service holds.
     package var observeOnly: Bool
+    /// Non-nil: `calibrate`'s raw capture — the controller is read with the board's calibration
+    /// dropped (its decoders accepting the chip's full range) and the driver stage applies no
+    /// transform, so the frame ring carries the controller's points as read, whatever the input
+    /// (`CalibrationSession` orients them).
+    package var capture: CalibrationCapture?
 
     package init(
         realtime: RealTimeDescription? = nil, statusFile: String? = nil,
         idleInterruptWatchdogMicroseconds: Int64 = 1_000_000, prometheusFile: String? = nil, reloads: Int = 0,
-        backlightRoot: String = "/sys/class/backlight", observeOnly: Bool = false
+        backlightRoot: String = "/sys/class/backlight", observeOnly: Bool = false, capture: CalibrationCapture? = nil
     ) {
         self.observeOnly = observeOnly
+        self.capture = capture
         self.backlightRoot = backlightRoot
         self.realtime = realtime
         self.statusFile = statusFile
@@ -38,4 +44,12 @@ package struct ServiceSettings: Sendable {
         self.reloads = reloads
         self.idleInterruptWatchdogMicroseconds = idleInterruptWatchdogMicroseconds
     }
+}
+
+/// `ServiceSettings.capture`: how `touchwire calibrate` has the pipeline read the controller.
+package struct CalibrationCapture: Sendable, Equatable {
+    /// How many targets a simulated board's built-in calibration script presses (`script = "calibration"`).
+    package var targets: Int
+
+    package init(targets: Int = 5) { self.targets = targets }
 }

@@ -19,7 +19,8 @@ struct Calibrate: ParsableCommand {
         abstract: "Touch calibration targets, fit tslib's affine calibration, optionally write it into the board file.",
         discussion: """
             Prompts on stderr for each target (panel pixels, as the display shows them), reads the \
-            controller raw (the board's calibration and rotation not applied; invert/swap are), takes \
+            controller through the pipeline `run` assembles, raw (the board's calibration and rotation \
+            not applied; invert/swap are), takes \
             the median of each press and rejects a press that moved. Prints `calibration = [...]` \
             (tslib pointercal, a6 = 65536) and the residual on stdout. On a simulated board the \
             [simulation] script plays the presses (script = "calibration": the five targets through a \
@@ -64,34 +65,29 @@ struct Calibrate: ParsableCommand {
         guard let controller = description.controller else {
             throw fail("\(description.location): [controller]: missing; nothing to calibrate", code: 2)
         }
-        let simulated = controller.bus == .simulated
         func say(_ s: String) { writeStandardError(s + "\n") }
 
-        // The one clock, chosen here: a simulated board's session runs on a virtual clock (the same
-        // presses every run), hardware on the real one. Read once per poll, as the service reads it.
-        let clock: any TouchClock = simulated ? ManualClock() : SystemClock.shared
-        var now = clock.now
+        // The board's pipeline, assembled where `run` assembles it; a simulated board's session
+        // runs on a virtual clock (the same presses every run), hardware on the real one.
         let session: CalibrationSession
         do throws(ServiceError) {
             session = try CalibrationSession(
-                board: description, points: points, start: now, maxMovement: maxMovement,
-                log: { say("touchwire: " + $0) })
+                board: description, points: points, maxMovement: maxMovement, log: { say("touchwire: " + $0) })
         } catch {
             throw fail("\(error)", code: 2)
         }
+        defer { session.close() }
         if controller.calibration != nil {
             say("the board's current calibration is ignored while capturing")
         }
-        session.start(at: now)
+        session.start()
         say(session.prompt(for: 0))
-        var askedAt = now
+        var askedAt = session.clock.now
         let limit = Int64(max(0, timeout)) * 1_000_000
         while !session.isComplete {
-            // One read per simulated report; on hardware, the service's adaptive period.
-            clock.sleep(
-                microseconds: simulated ? session.pollIntervalMicroseconds : session.driver.pollInterval(at: now))
-            now = clock.now
-            for step in session.poll(at: now) {
+            let steps = session.read()
+            let now = session.clock.now
+            for step in steps {
                 switch step {
                 case .accepted(let index, let raw, let samples):
                     say(
@@ -106,9 +102,7 @@ struct Calibrate: ParsableCommand {
                 askedAt = now
             }
             if session.isComplete { break }
-            if simulated, let world = session.simulation, world.isFinished, !session.isPressed,
-                now.microseconds(since: askedAt) > 1_000_000
-            {
+            if session.scriptHasEnded, !session.isPressed, now.microseconds(since: askedAt) > 1_000_000 {
                 throw fail(
                     "the simulation's script ended after \(session.currentIndex) of \(session.targets.count) targets"
                         + " (script = \"demo\" or \"calibration\" presses each target once)")

@@ -12,14 +12,16 @@ import XCTest
 /// `PanelTransform` as `run` applies them, put the presses back on the targets. Virtual clock,
 /// driver stepped by hand: deterministic.
 final class CalibrationTests: XCTestCase {
-    func board(_ controllerExtra: String = "", width: Int = 800, height: Int = 480) throws -> BoardDescription {
+    func board(
+        _ controllerExtra: String = "", chip: String = "ft6x36", width: Int = 800, height: Int = 480
+    ) throws -> BoardDescription {
         let text = """
             [panel]
             width = \(width)
             height = \(height)
 
             [controller]
-            chip = "ft6x36"
+            chip = "\(chip)"
             bus = "sim"
             \(controllerExtra)
 
@@ -148,6 +150,96 @@ final class CalibrationTests: XCTestCase {
             XCTAssertEqual(session.pairs.count, points)
             XCTAssertLessThan(try session.fit().maxResidual, 1)
         }
+    }
+
+    /// The inputs the service reads, each on its simulated twin: the I2C chips (the GT911 with
+    /// INT and reset wired, so its driver resets it and waits for it) and an input device.
+    static let inputs: [(chip: String, extra: String)] = [
+        ("ft6x36", ""), ("gt911", "interrupt = { chip = \"sim\", line = 17 }\nreset = { chip = \"sim\", line = 27 }"),
+        ("cst816s", ""), ("icn8318", ""), ("evdev", ""),
+    ]
+
+    /// Runs a session the way `touchwire calibrate` does: `read()` on the session's own clock
+    /// (a virtual one on a simulated board) until complete or 10 s.
+    func readSession(_ board: BoardDescription, points: Int = 5, pacing: CalibrationPacing? = nil) throws -> (
+        CalibrationSession, [CalibrationStep]
+    ) {
+        let session = try CalibrationSession(board: board, points: points, pacing: pacing)
+        defer { session.close() }
+        let start = session.clock.now
+        XCTAssertTrue(session.start())
+        var steps: [CalibrationStep] = []
+        while !session.isComplete && session.clock.now.microseconds(since: start) < 10_000_000 {
+            steps += session.read()
+        }
+        XCTAssertTrue(session.isComplete, "\(board.controller?.input.boardName ?? "?"): got \(steps)")
+        return (session, steps)
+    }
+
+    /// Every input the service reads calibrates through the one pipeline, with no path of its
+    /// own: the same presses give the same samples and the same numbers whatever reads them,
+    /// and the pipeline opened no output. (On the old code the GT911 with wired lines kept a
+    /// clock of its own: its reset put the script ahead of the reads, every other report was
+    /// missed, and the fit came out half a pixel off.)
+    func testEveryInputCalibratesThroughTheServicePipeline() throws {
+        let (reference, referenceSteps) = try readSession(try board())
+        let expected = try reference.fit()
+        XCTAssertEqual(referenceSteps.count, 6, "\(referenceSteps)")
+        for input in Self.inputs {
+            let (session, steps) = try readSession(try board(input.extra, chip: input.chip))
+            XCTAssertEqual(steps, referenceSteps, input.chip)
+            XCTAssertEqual(try session.fit().calibration, expected.calibration, input.chip)
+            XCTAssertTrue(session.service.output.channels.isEmpty, input.chip)
+            XCTAssertNil(session.service.passthroughScreen, input.chip)
+            let identity = session.driver.controller.identity.map { "\($0)" } ?? "none"
+            XCTAssertTrue(identity.lowercased().contains(input.chip.prefix(3)), "\(input.chip): \(identity)")
+        }
+    }
+
+    /// The presses are the controller's points as read, oriented (invert, swap) and nothing
+    /// more: on a board that already has a calibration (and a rotation, swap and invert), the
+    /// collected points are the script's raw points oriented, never the calibrated ones, and the
+    /// result is the one the uncalibrated board gives, on an I2C chip and an input device alike.
+    func testAnExistingCalibrationLeavesTheResultAsItWas() throws {
+        let existing = "calibration = [70000, 100, -300000, 50, 64000, 200000, 65536]"
+        for chip in ["ft6x36", "evdev"] {
+            for orientation in ["rotation = 90\nswap_xy = true\ninvert_x = true", "rotation = 180\ninvert_y = true"] {
+                try checkExistingCalibration(chip: chip, orientation: orientation, existing: existing)
+            }
+        }
+    }
+
+    func checkExistingCalibration(chip: String, orientation: String, existing: String) throws {
+        let what = "\(chip), \(orientation.replacingOccurrences(of: "\n", with: ", "))"
+        let plainBoard = try board(orientation, chip: chip)
+        let (plain, _) = try readSession(plainBoard)
+        let (again, _) = try readSession(try board(orientation + "\n" + existing, chip: chip))
+        XCTAssertEqual(try again.fit().calibration, try plain.fit().calibration, what)
+        XCTAssertEqual(again.pairs, plain.pairs, what)
+        let uncalibrated = ControllerFactory.transform(plainBoard, try XCTUnwrap(plainBoard.controller))
+        XCTAssertEqual(again.pairs.count, again.targets.count, what)
+        for (pair, target) in zip(again.pairs, again.targets) {
+            let raw = CalibrationScript.rawPoint(for: target.point, transform: uncalibrated)
+            let oriented = uncalibrated.oriented(raw)
+            XCTAssertLessThan(pair.raw.distance(to: oriented), 1, "\(what), \(target.name): \(pair.raw)")
+            XCTAssertEqual(pair.target, uncalibrated.unrotated(target.point), "\(what), \(target.name)")
+        }
+    }
+
+    /// Paced as the service's driver thread reads (`DriverLoop`), the session reads a board with
+    /// INT wired on its edges, and the presses and numbers are those of the per-report reads.
+    func testDriverLoopPacingReadsOnInterruptEdges() throws {
+        let b = try board(Self.inputs[1].extra, chip: "gt911")
+        let (virtual, virtualSteps) = try readSession(b)
+        let session = try CalibrationSession(board: b, clock: ManualClock(), pacing: .driverLoop)
+        defer { session.close() }
+        XCTAssertTrue(session.start())
+        var steps: [CalibrationStep] = []
+        while !session.isComplete && session.clock.now < .milliseconds(10_000) { steps += session.read() }
+        XCTAssertTrue(session.isComplete, "\(steps)")
+        XCTAssertGreaterThan(session.driver.interruptWakeups, 0)
+        XCTAssertEqual(steps, virtualSteps)
+        XCTAssertEqual(try session.fit().calibration, try virtual.fit().calibration)
     }
 
     func testUnsupportedPointCountIsAnError() throws {

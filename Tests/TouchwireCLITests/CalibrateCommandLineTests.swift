@@ -65,4 +65,41 @@ extension CommandLineTests {
         XCTAssertTrue(demo.stdout.contains("over 9 points"), demo.stdout)
         XCTAssertEqual(try String(contentsOfFile: demoCopy, encoding: .utf8), demoText)
     }
+
+    /// `touchwire calibrate` on every input the service reads, each on its simulated twin: an
+    /// input device and a GT911 with INT and reset wired print exactly what the FT6x36 demo board
+    /// prints (one pipeline, no path of its own). On the old code the GT911's reset put its
+    /// script ahead of the reads: 10 samples a press instead of 20, and a fit half a pixel off.
+    func testCalibrateGivesTheSameNumbersOnEveryInput() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let demoText = try String(contentsOfFile: demoBoard, encoding: .utf8)
+        let chipLine = #"chip = "ft6x36" "#
+        XCTAssertTrue(demoText.contains(chipLine))
+        XCTAssertTrue(demoText.contains("\npoll_interval_ms = 10"))
+        let variants = [
+            ("evdev", demoText.replacingOccurrences(of: chipLine, with: #"chip = "evdev" "#)),
+            (
+                "gt911",
+                demoText.replacingOccurrences(of: chipLine, with: #"chip = "gt911" "#)
+                    .replacingOccurrences(
+                        of: "\npoll_interval_ms = 10",
+                        with: "\ninterrupt = { chip = \"sim\", line = 40 }\nreset = { chip = \"sim\", line = 41 }"
+                            + "\npoll_interval_ms = 10")
+            ),
+        ]
+        let reference = try run(["calibrate", "--board", demoBoard])
+        XCTAssertEqual(reference.status, 0, reference.stderr)
+        XCTAssertTrue(reference.stdout.hasPrefix("calibration = ["), reference.stdout)
+        XCTAssertTrue(reference.stderr.contains("median of 20 samples"), reference.stderr)
+        for (name, text) in variants {
+            let path = dir.appendingPathComponent("\(name).toml").path
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let result = try run(["calibrate", "--board", path])
+            XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
+            XCTAssertEqual(result.stdout, reference.stdout, name)
+            XCTAssertEqual(result.stderr.components(separatedBy: "median of 20 samples").count, 6, result.stderr)
+            let ready = "controller ready: \(name == "evdev" ? "evdev" : "GT911")"
+            XCTAssertTrue(result.stderr.contains(ready), result.stderr)
+        }
+    }
 }
