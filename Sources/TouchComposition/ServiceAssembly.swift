@@ -36,7 +36,8 @@ extension Service {
         var commands: CommandActuator? = nil
         if outputs {
             do throws(PipelineSetupError) {
-                commands = try CommandSetup.make(board, names: names, devices: devices, logger: logger)
+                commands = try CommandSetup.make(
+                    board, names: names, devices: devices, logger: logger, execByAgents: settings.execByAgents)
             } catch {
                 throw .pipeline(error)
             }

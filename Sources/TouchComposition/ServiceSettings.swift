@@ -24,13 +24,18 @@ package struct ServiceSettings: Sendable {
     /// display switch — so that `monitor` watches the same pipeline as `run` without taking the
     /// devices a running service holds.
     package var observeOnly: Bool
+    /// True (`run --exec-by-agents`, the shipped unit): the service spawns no exec binding;
+    /// `touchwire agent --bindings service` (touchwire-exec.service) and the session agent run
+    /// them, fed by the board's socket output, which must exist (`ExecCheck.agentsCannotListen`).
+    package var execByAgents: Bool
 
     package init(
         realtime: RealTimeDescription? = nil, statusFile: String? = nil,
         idleInterruptWatchdogMicroseconds: Int64 = 1_000_000, prometheusFile: String? = nil, reloads: Int = 0,
-        backlightRoot: String = "/sys/class/backlight", observeOnly: Bool = false
+        backlightRoot: String = "/sys/class/backlight", observeOnly: Bool = false, execByAgents: Bool = false
     ) {
         self.observeOnly = observeOnly
+        self.execByAgents = execByAgents
         self.backlightRoot = backlightRoot
         self.realtime = realtime
         self.statusFile = statusFile
