@@ -23,7 +23,8 @@ package enum ChildExit: Equatable, Sendable, CustomStringConvertible {
 /// A program started with `posix_spawn` (never `fork` from a busy process): argv as given, no
 /// shell, exactly the environment given, stdin and stdout on /dev/null, stderr on a pipe the
 /// owner reads, and no other descriptor (every one from 3 up is closed in the child, even one
-/// the service opened without FD_CLOEXEC). The one place of the package for `posix_spawn`, `waitpid`, `kill` and `access`.
+/// the service opened without FD_CLOEXEC). The one place of the package for `posix_spawn`,
+/// `waitpid`, `kill` and `access`.
 ///
 /// Owned by the spawner thread. Released before it is reaped, it is killed and reaped so no
 /// zombie is left.

@@ -56,10 +56,12 @@ final class ExecRunnerTests: XCTestCase {
     /// The system runner runs only the bindings without `session = true`; the session agent
     /// only the others (as before).
     func testServiceAgentRunsOnlyTheNonSessionBindings() throws {
-        let text = boardText(socket: "/tmp/x.sock", programs: [["/bin/true", "system"], ["/bin/true", "kiosk"]],
+        let text = boardText(
+            socket: "/tmp/x.sock", programs: [["/bin/true", "system"], ["/bin/true", "kiosk"]],
             lastInSession: true)
         let b = try BoardLoader.parse(text, file: "a.toml", directory: "/tmp")
-        XCTAssertEqual(SessionAgent.commands(of: b, bindings: .service).commands.map(\.argv), [["/bin/true", "system"]])
+        XCTAssertEqual(
+            SessionAgent.commands(of: b, bindings: .service).commands.map(\.argv), [["/bin/true", "system"]])
         XCTAssertEqual(SessionAgent.commands(of: b).commands.map(\.argv), [["/bin/true", "kiosk"]])
         let runner = RecordingCommandRunner(invocations: [(["/bin/true", "system"], [])])
         let agent = SessionAgent(board: b, bindings: .service, runner: runner)
