@@ -145,7 +145,7 @@ fi
 exec_out=/var/lib/touchwire-exec/exec-status
 exec_journal() { journalctl -u touchwire-exec --no-pager -o cat; }
 check "touchwire-exec.service active as user touchwire-exec" wait_for 30 sh -c \
-  '[ "$(systemctl is-active touchwire-exec)" = active ] && [ "$(ps -o user= -p "$(systemctl show -p MainPID --value touchwire-exec)")" = touchwire-exec ]'
+  '[ "$(systemctl is-active touchwire-exec)" = active ] && [ "$(stat -c %U "/proc/$(systemctl show -p MainPID --value touchwire-exec)")" = touchwire-exec ]'
 check "user touchwire-exec only in touchwire-exec touchwire-events (id)" sh -c \
   'id -nG touchwire-exec | tr " " "\n" | sort | tr "\n" " " | grep -qx "touchwire-events touchwire-exec "'
 check "service runs with --exec-by-agents" sh -c "tr '\0' ' ' </proc/$(mainpid)/cmdline | grep -q -- --exec-by-agents"
