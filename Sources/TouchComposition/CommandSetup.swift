@@ -70,9 +70,9 @@ package enum ExecCheck {
     /// the board has no exec binding or has a socket output.
     package static func agentsCannotListen(_ board: BoardDescription) -> String? {
         guard !board.outputs.contains(where: { if case .socket = $0 { true } else { false } }) else { return nil }
-        for (i, b) in board.commandBindings.enumerated() {
+        for b in board.commandBindings {
             guard case .exec = b.action else { continue }
-            return "\(board.location): binding[\(i)] \"\(b.recognizer)\": action = \"exec\" under "
+            return "\(board.location): the exec binding of \"\(b.recognizer)\" under "
                 + "`run --exec-by-agents` needs an [[output]] type = \"socket\": the exec runner and the "
                 + "session agent read events from it (docs/kiosk.md); add one, or run without --exec-by-agents"
         }

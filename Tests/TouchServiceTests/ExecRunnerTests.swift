@@ -106,7 +106,7 @@ final class ExecRunnerTests: XCTestCase {
                 stdout: CollectingSink(), devices: SimulatedOutputDevices(), clock: ManualClock())
         ) { error in
             let text = "\(error)"
-            XCTAssertTrue(text.hasPrefix("a.toml: binding[0] \"tap\": "), text)
+            XCTAssertTrue(text.hasPrefix("a.toml: the exec binding of \"tap\" under "), text)
             XCTAssertTrue(text.contains("--exec-by-agents"), text)
             XCTAssertTrue(text.contains("type = \"socket\""), text)
         }
