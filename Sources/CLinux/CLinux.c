@@ -9,6 +9,8 @@
 #include <sys/socket.h>
 #include <sys/prctl.h>
 #include <errno.h>
+#include <spawn.h>
+#include <dirent.h>
 
 int tw_i2c_set_slave(int fd, uint16_t address) {
     return ioctl(fd, I2C_SLAVE, (unsigned long)address);
@@ -183,4 +185,27 @@ int tw_restrict_spawning_thread(void) {
     if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) return -1;
 #endif
     return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+}
+
+int tw_spawn_close_from(void *actions, int lowest) {
+    posix_spawn_file_actions_t *a = actions;
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    return posix_spawn_file_actions_addclosefrom_np(a, lowest);
+#else
+    /* Older C libraries: close what is open now (the spawning thread is the only one that
+       opens descriptors for children; others are opened with O_CLOEXEC). */
+    DIR *d = opendir("/proc/self/fd");
+    if (d == NULL) return errno;
+    int own = dirfd(d);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char *end = NULL;
+        long fd = strtol(e->d_name, &end, 10);
+        if (end == e->d_name || *end != 0 || fd < lowest || fd == own) continue;
+        int r = posix_spawn_file_actions_addclose(a, (int)fd);
+        if (r != 0) { closedir(d); return r; }
+    }
+    closedir(d);
+    return 0;
+#endif
 }

@@ -9,18 +9,23 @@ import TouchService
 enum CommandSetup {
     /// The actuator of `board`'s key/exec bindings (nil when it has none): checks every program
     /// and opens the keyboard through `devices`, so a missing /dev/uinput or a missing program is
-    /// one error and nothing starts.
+    /// one error and nothing starts. With `execByAgents` (`run --exec-by-agents`) no exec binding
+    /// is the service's: `touchwire agent` runs them all, fed by the board's socket output, which
+    /// must then exist.
     static func make(
-        _ board: BoardDescription, names: EventNames, devices: any OutputDevices, logger: Logger
+        _ board: BoardDescription, names: EventNames, devices: any OutputDevices, logger: Logger,
+        execByAgents: Bool = false
     ) throws(PipelineSetupError) -> CommandActuator? {
         guard !board.commandBindings.isEmpty else { return nil }
         if let problem = ExecCheck.problems(board).first { throw .exec(problem: problem) }
+        if execByAgents, let problem = ExecCheck.agentsCannotListen(board) { throw .exec(problem: problem) }
         var bindings: [CommandActuator.Binding] = []
         var commands: [ExecCommand] = []
         var commandNames: [String] = []
         for b in board.commandBindings {
-            // `session = true`: `touchwire agent` runs it in the user's session, never the service.
-            if case .exec(let c) = b.action, c.runsInSession { continue }
+            // `session = true`: `touchwire agent` runs it in the user's session, never the service;
+            // with `execByAgents`, the system runner (`touchwire agent --bindings service`) runs the rest.
+            if case .exec(let c) = b.action, c.runsInSession || execByAgents { continue }
             let isControl = names.recognizers.firstIndex(of: b.recognizer) == nil
             let table = isControl ? names.regions : names.recognizers
             let index = table.firstIndex(of: b.recognizer) ?? -1
@@ -60,6 +65,20 @@ enum CommandSetup {
 /// are missing or not executable, an `[exec] user` that does not exist, or one this process
 /// cannot switch to (`canChangeUser`: CAP_SETUID and CAP_SETGID, which the shipped unit lacks).
 package enum ExecCheck {
+    /// Under `run --exec-by-agents`: the first exec binding of a board without a socket output
+    /// (the agents read events from it), as one line naming the file and the binding; nil when
+    /// the board has no exec binding or has a socket output.
+    package static func agentsCannotListen(_ board: BoardDescription) -> String? {
+        guard !board.outputs.contains(where: { if case .socket = $0 { true } else { false } }) else { return nil }
+        for b in board.commandBindings {
+            guard case .exec = b.action else { continue }
+            return "\(board.location): the exec binding of \"\(b.recognizer)\" under "
+                + "`run --exec-by-agents` needs an [[output]] type = \"socket\": the exec runner and the "
+                + "session agent read events from it (docs/kiosk.md); add one, or run without --exec-by-agents"
+        }
+        return nil
+    }
+
     package static func problems(
         _ board: BoardDescription, canChangeUser: Bool = ChildProcess.canChangeUser()
     ) -> [String] {

@@ -55,7 +55,8 @@ package struct ServiceParts {
         var commands: CommandActuator? = nil
         if outputs {
             do throws(PipelineSetupError) {
-                commands = try CommandSetup.make(board, names: names, devices: devices, logger: logger)
+                commands = try CommandSetup.make(
+                    board, names: names, devices: devices, logger: logger, execByAgents: settings.execByAgents)
             } catch {
                 throw .pipeline(error)
             }

@@ -29,14 +29,20 @@ package struct ServiceSettings: Sendable {
     /// transform, so the frame ring carries the controller's points as read, whatever the input
     /// (`CalibrationSession` orients them).
     package var capture: CalibrationCapture?
+    /// True (`run --exec-by-agents`, the shipped unit): the service spawns no exec binding;
+    /// `touchwire agent --bindings service` (touchwire-exec.service) and the session agent run
+    /// them, fed by the board's socket output, which must exist (`ExecCheck.agentsCannotListen`).
+    package var execByAgents: Bool
 
     package init(
         realtime: RealTimeDescription? = nil, statusFile: String? = nil,
         idleInterruptWatchdogMicroseconds: Int64 = 1_000_000, prometheusFile: String? = nil, reloads: Int = 0,
-        backlightRoot: String = "/sys/class/backlight", observeOnly: Bool = false, capture: CalibrationCapture? = nil
+        backlightRoot: String = "/sys/class/backlight", observeOnly: Bool = false,
+        capture: CalibrationCapture? = nil, execByAgents: Bool = false
     ) {
         self.observeOnly = observeOnly
         self.capture = capture
+        self.execByAgents = execByAgents
         self.backlightRoot = backlightRoot
         self.realtime = realtime
         self.statusFile = statusFile

@@ -9,7 +9,22 @@ import TouchService
 /// socket (`formats.md` §2 event lines) and asks its `CommandRunner` (the real `CommandSpawner`,
 /// or the recording twin in tests) to start binding `i` when an event of that binding's
 /// recognizer and state arrives. The service itself never spawns these bindings.
+///
+/// With `Bindings.service` the same code is the system exec runner (`touchwire-exec.service`,
+/// an unprivileged user with no device groups): it runs the other exec bindings, those the
+/// service hands over under `run --exec-by-agents`.
 package final class SessionAgent {
+    /// Which of the board's exec bindings an agent runs.
+    package enum Bindings: String, CaseIterable, Sendable {
+        /// `session = true` (the kiosk user's `touchwire-agent.service`).
+        case session
+        /// The others (the system runner `touchwire-exec.service`).
+        case service
+
+        /// Whether an agent of this kind runs `command`.
+        package func includes(_ command: ExecCommand) -> Bool { command.runsInSession == (self == .session) }
+    }
+
     /// One session binding: the recognizer (or control region) name and state that trigger it.
     package struct Trigger: Equatable, Sendable {
         package var recognizer: String
@@ -21,23 +36,26 @@ package final class SessionAgent {
     package let triggers: [Trigger]
     package let runner: any CommandRunner
 
-    /// The board's session bindings' programs, in board order, with their binding names (for logs).
-    package static func commands(of board: BoardDescription) -> (commands: [ExecCommand], names: [String]) {
+    /// The programs of `board`'s exec bindings of kind `bindings`, in board order, with their
+    /// binding names (for logs).
+    package static func commands(of board: BoardDescription, bindings: Bindings = .session)
+        -> (commands: [ExecCommand], names: [String])
+    {
         var commands: [ExecCommand] = []
         var names: [String] = []
         for b in board.commandBindings {
-            guard case .exec(let c) = b.action, c.runsInSession else { continue }
+            guard case .exec(let c) = b.action, bindings.includes(c) else { continue }
             commands.append(c)
             names.append(b.recognizer)
         }
         return (commands, names)
     }
 
-    /// `runner` runs `SessionAgent.commands(of: board).commands` (same indices).
-    package init(board: BoardDescription, runner: any CommandRunner) {
+    /// `runner` runs `SessionAgent.commands(of: board, bindings: bindings).commands` (same indices).
+    package init(board: BoardDescription, bindings: Bindings = .session, runner: any CommandRunner) {
         var triggers: [Trigger] = []
         for b in board.commandBindings {
-            guard case .exec(let c) = b.action, c.runsInSession else { continue }
+            guard case .exec(let c) = b.action, bindings.includes(c) else { continue }
             triggers.append(Trigger(recognizer: b.recognizer, state: b.state.rawValue, command: triggers.count))
         }
         self.triggers = triggers

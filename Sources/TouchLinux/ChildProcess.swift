@@ -22,7 +22,9 @@ package enum ChildExit: Equatable, Sendable, CustomStringConvertible {
 
 /// A program started with `posix_spawn` (never `fork` from a busy process): argv as given, no
 /// shell, exactly the environment given, stdin and stdout on /dev/null, stderr on a pipe the
-/// owner reads. The one place of the package for `posix_spawn`, `waitpid`, `kill` and `access`.
+/// owner reads, and no other descriptor (every one from 3 up is closed in the child, even one
+/// the service opened without FD_CLOEXEC). The one place of the package for `posix_spawn`,
+/// `waitpid`, `kill` and `access`.
 ///
 /// Owned by the spawner thread. Released before it is reaped, it is killed and reaped so no
 /// zombie is left.
@@ -42,6 +44,8 @@ package final class ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, pipe.writeEnd.rawValue, 2)
+        let closing = tw_spawn_close_from(&actions, 3)
+        guard closing == 0 else { throw Errno(rawValue: closing) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -12,15 +12,23 @@ import TouchLinux
 
 /// `touchwire agent`: runs the board's `session = true` exec bindings in the calling user's
 /// session (tools/debian/touchwire-agent.service, a systemd user unit), fed by the service's
-/// event socket. Exits non-zero when the socket closes, so the user unit restarts it.
+/// event socket. With `--bindings service` it runs the other exec bindings instead: the system
+/// exec runner (tools/debian/touchwire-exec.service, an unprivileged user) for a service started
+/// with `run --exec-by-agents`. When the socket closes (the service reloads or restarts) it waits
+/// for it to come back, re-reads the board and goes on (`AgentSupervisor`); it exits non-zero
+/// when the socket stays away, so the unit restarts it.
 struct Agent: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the board's session exec bindings (session = true) as this user, fed by the event socket.",
         discussion: """
             Start it in the kiosk user's session (systemd --user: touchwire-agent.service). The \
             service never runs these bindings itself; the agent runs them with [exec] environment, \
-            no shell, in their own process group, with no capabilities. Stops on SIGINT or SIGTERM \
-            (killing the programs' groups); exits with status 1 when the service closes the socket.
+            no shell, in their own process group, with no capabilities. With --bindings service it \
+            runs the bindings without session = true instead (touchwire-exec.service, for a \
+            service run with --exec-by-agents). When the service reloads or restarts, the agent \
+            waits for the socket (up to 30 s), re-reads the board (one that fails to load is \
+            logged and the previous bindings kept) and reconnects. Stops on SIGINT or SIGTERM \
+            (killing the programs' groups); exits with status 1 when the socket stays away.
             """)
 
     @Option(name: .long, help: "The board file (TOML).")
@@ -29,31 +37,42 @@ struct Agent: ParsableCommand {
     @Option(name: .long, help: "The service's event socket (default \(Monitor.defaultSocket)).")
     var socket: String = Monitor.defaultSocket
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Which exec bindings to run: session (session = true, in the user's session) or service "
+                + "(the others, for a service run with --exec-by-agents).",
+            valueName: "session|service"))
+    var bindings: SessionAgent.Bindings = .session
+
     func run() throws {
         let description = try loadBoard(board)
-        let (commands, names) = SessionAgent.commands(of: description)
-        guard !commands.isEmpty else {
-            throw fail("agent: \(description.location): no exec binding has session = true; nothing to run")
+        let (commands, _) = SessionAgent.commands(of: description, bindings: bindings)
+        let log: @Sendable (String) -> Void = { line in writeStandardError("touchwire agent: \(line)\n") }
+        if commands.isEmpty {
+            // The session agent is started for its bindings; the system runner runs with the
+            // service whatever the board, and a reload may add some.
+            guard bindings == .service else {
+                throw fail("agent: \(description.location): no exec binding has session = true; nothing to run")
+            }
+            log("\(description.location): no exec binding without session = true yet; waiting for events")
         }
         if description.exec.user != nil {
             warn("agent: \(description.location): exec.user is ignored: the agent runs programs as its own user")
         }
-        let spawner = CommandSpawner(
-            commands: commands, names: names, environment: description.exec.environment, user: nil,
-            clock: SystemClock.shared, log: { line in writeStandardError("touchwire agent: \(line)\n") })
-        let agent = SessionAgent(board: description, runner: spawner)
+        let supervisor = AgentSupervisor(
+            board: description, boardPath: board, socket: socket, bindings: bindings, clock: SystemClock.shared,
+            makeRunner: { b, commands, names in
+                CommandSpawner(
+                    commands: commands, names: names, environment: b.exec.environment, user: nil,
+                    clock: SystemClock.shared, log: log)
+            }, log: log)
         let stop = Atomic<Bool>(false)
         let sources = TerminatingSignals.install { _ in stop.store(true, ordering: .relaxed) }
         defer { for source in sources { source.cancel() } }
-        spawner.start()
-        defer { spawner.stop() }
-        let reason: String
-        do throws(UnixConnectionError) {
-            let connection = try UnixStreamConnection(connectingTo: socket)
-            reason = try agent.serve(connection, stop: stop)
-        } catch {
-            throw fail("agent: \(error)")
-        }
-        if reason != "stopped" { throw fail("agent: \(socket): \(reason)") }
+        let reason = supervisor.run(stop: stop)
+        if reason != "stopped" { throw fail("agent: \(reason)") }
     }
 }
+
+extension SessionAgent.Bindings: ExpressibleByArgument {}

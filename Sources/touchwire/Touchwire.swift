@@ -131,6 +131,14 @@ struct Run: ParsableCommand {
 
     @OptionGroup var realtimeFlags: RealTimeFlags
 
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Spawn no exec binding: `touchwire agent --bindings service` (touchwire-exec.service, no "
+                + "privileges) and the session agent run them, fed by the board's socket output, which "
+                + "must exist. The shipped unit uses it."))
+    var execByAgents = false
+
     @Option(name: .long, help: .hidden)
     var testFault: TestFault?
 
@@ -167,6 +175,7 @@ struct Run: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let notify = NotifyChannel(environment: environment)
         let (statusFile, explain, testFault, flags) = (statusPath, explain, testFault, realtimeFlags)
+        let execByAgents = execByAgents
         let supervisor: ServiceSupervisor
         do throws(ServiceError) {
             supervisor = try ServiceSupervisor(
@@ -176,7 +185,8 @@ struct Run: ParsableCommand {
                 make: { b, reloads throws(ServiceError) in
                     let settings = ServiceSettings(
                         realtime: b == description ? realtime : ((try? flags.resolve(b)) ?? b.realtime),
-                        statusFile: statusFile.isEmpty ? nil : statusFile, reloads: reloads)
+                        statusFile: statusFile.isEmpty ? nil : statusFile, reloads: reloads,
+                        execByAgents: execByAgents)
                     let service = try Service(board: b, logger: logger, settings: settings)
                     if explain { service.engine.diagnostics = { d in logger.info("why: \(d)") } }
                     if testFault == .hangRecognizer { service.health.injectRecognizerHang() }

@@ -242,3 +242,19 @@ final class ExecBoardTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: marker))
     }
 }
+
+/// Issue 30, class 6: a child gets no descriptor above stderr, even one the service opened
+/// without FD_CLOEXEC (it used to inherit it: an open device or socket handed to any program).
+final class ChildDescriptorTests: XCTestCase {
+    func testAChildDoesNotInheritADescriptorWithoutCloseOnExec() throws {
+        let leaked = open("/dev/null", O_RDONLY)  // no O_CLOEXEC, on purpose
+        XCTAssertGreaterThan(leaked, 2)
+        defer { close(leaked) }
+        XCTAssertEqual(fcntl(leaked, F_GETFD) & FD_CLOEXEC, 0)
+        // Exit 7 when the descriptor is open in the child, 0 when it is not.
+        let child = try ChildProcess(
+            argv: ["/bin/sh", "-c", "if [ -e /proc/self/fd/\(leaked) ]; then exit 7; fi; exit 0"], environment: [])
+        XCTAssertTrue(waitFor(30) { child.poll() != nil }, "the child did not end")
+        XCTAssertEqual(child.poll(), .exited(0), "the child saw descriptor \(leaked)")
+    }
+}

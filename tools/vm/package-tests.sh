@@ -137,10 +137,54 @@ else
   fail "systemd-analyze security touchwire: ${score:-no score} (limit 2.0)"
 fi
 
+# 5b. The exec runner (issue 30, class 6): the service runs with --exec-by-agents and spawns no
+# program; touchwire-exec.service (user touchwire-exec: no capabilities, no device groups) runs
+# the board's exec bindings. A binding added by a reload writes what its program got to the
+# runner's StateDirectory; the runner survives the reload (same PID: it waits for the socket,
+# re-reads the board and reconnects).
+exec_out=/var/lib/touchwire-exec/exec-status
+exec_journal() { journalctl -u touchwire-exec --no-pager -o cat; }
+check "touchwire-exec.service active as user touchwire-exec" wait_for 30 sh -c \
+  '[ "$(systemctl is-active touchwire-exec)" = active ] && [ "$(stat -c %U "/proc/$(systemctl show -p MainPID --value touchwire-exec)")" = touchwire-exec ]'
+check "user touchwire-exec only in touchwire-exec touchwire-events (id)" sh -c \
+  'id -nG touchwire-exec | tr " " "\n" | sort | tr "\n" " " | grep -qx "touchwire-events touchwire-exec "'
+check "service runs with --exec-by-agents" sh -c "tr '\0' ' ' </proc/$(mainpid)/cmdline | grep -q -- --exec-by-agents"
+exec_pid=$(systemctl show -p MainPID --value touchwire-exec)
+cp "$board" /root/board.before-exec
+cat >>"$board" <<'BINDING'
+
+[[binding]]
+recognizer = "tap"
+action = "exec"
+command = ["/bin/sh", "-c", "grep -E '^(Groups|CapEff|CapAmb|NoNewPrivs):' /proc/self/status >/var/lib/touchwire-exec/exec-status"]
+BINDING
+systemctl reload touchwire
+if wait_for 90 test -s "$exec_out"; then
+  pass "exec binding ran by touchwire-exec after the reload"
+else
+  fail "exec binding ran by touchwire-exec: $(exec_journal | tail -8 | tr '\n' '|') / $(journal | tail -4 | tr '\n' '|')"
+fi
+echo "INFO exec child: $(tr '\n' ' ' <"$exec_out" 2>/dev/null)"
+check "exec child: no capabilities (CapEff, CapAmb 0), NoNewPrivs 1" sh -c \
+  "grep -qx 'CapEff:[[:space:]]*0000000000000000' $exec_out && grep -qx 'CapAmb:[[:space:]]*0000000000000000' $exec_out \
+   && grep -qx 'NoNewPrivs:[[:space:]]*1' $exec_out"
+allowed="$(getent group touchwire-exec | cut -d: -f3) $(getent group touchwire-events | cut -d: -f3)"
+check "exec child: no supplementary group beyond touchwire-exec, touchwire-events" sh -c \
+  "for g in \$(sed -n 's/^Groups:[[:space:]]*//p' $exec_out); do case ' $allowed ' in *\" \$g \"*) ;; *) echo \"group \$g\"; exit 1;; esac; done"
+check "the service spawned nothing, the runner logged the run" sh -c \
+  "! journalctl -u touchwire -o cat | grep -q 'exec binding \"tap\"' && journalctl -u touchwire-exec -o cat | grep -q 'exec binding \"tap\": /bin/sh exited with status 0'"
+check "touchwire-exec survived the reload (same PID)" sh -c \
+  "[ \"\$(systemctl show -p MainPID --value touchwire-exec)\" = $exec_pid ]"
+cp /root/board.before-exec "$board"
+systemctl reload touchwire
+exec_score=$(systemd-analyze security touchwire-exec 2>&1 | sed -n 's/.*Overall exposure level for touchwire-exec.service: \([0-9.]*\).*/\1/p')
+echo "INFO systemd-analyze security touchwire-exec: ${exec_score:-no score}"
+
 # 6. Stop: clean exit, status file removed.
 systemctl stop touchwire
 check "stopped cleanly" sh -c '[ "$(systemctl show -p Result --value touchwire)" = success ]'
 check "status file removed on stop" test ! -e /run/touchwire/touchwire.status
+check "touchwire-exec stopped with the service (PartOf)" sh -c '[ "$(systemctl is-active touchwire-exec)" != active ]'
 echo "INFO journal tail: $(journal | tail -5 | tr '\n' '|')"
 echo "TESTS DONE"
 sync

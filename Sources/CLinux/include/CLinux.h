@@ -85,6 +85,11 @@ int tw_set_timer_slack(unsigned long nanoseconds);
 /// For the thread that starts child programs: clears its ambient capabilities
 /// (`PR_CAP_AMBIENT_CLEAR_ALL`) and sets `PR_SET_NO_NEW_PRIVS`; children inherit both. 0 or -1 (errno).
 int tw_restrict_spawning_thread(void);
+/// Adds to `actions` (a `posix_spawn_file_actions_t *`) the closing of every descriptor from
+/// `lowest` up, so a child gets none of the parent's descriptors above stderr even where one
+/// lacks FD_CLOEXEC: `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+), else one
+/// `addclose` per descriptor listed in /proc/self/fd. 0 or an errno value.
+int tw_spawn_close_from(void *actions, int lowest);
 
 #endif
 

@@ -1,0 +1,219 @@
+import BoardConfig
+import Foundation
+import Synchronization
+import TouchComposition
+import TouchCore
+import TouchLinux
+import XCTest
+
+@testable import TouchService
+
+/// Issue 30, class 6: under the shipped unit (`run --exec-by-agents`) the service spawns no exec
+/// binding; `touchwire agent --bindings service` (touchwire-exec.service: no capabilities, no
+/// device groups) runs the ones without `session = true`, fed by the event socket, and keeps
+/// doing so across the service's reloads and restarts.
+final class ExecRunnerTests: XCTestCase {
+    /// A clock whose sleeps pass a little real time but never move it: the agent's wait for the
+    /// socket never runs out, whatever the machine's load (the test brings the socket back).
+    final class FrozenClock: TouchClock {
+        var now: Instant { .zero }
+        func sleep(microseconds: Int64) { usleep(5_000) }
+    }
+
+    /// Runners the agent made, in order, and its log.
+    final class Made: @unchecked Sendable {
+        let runners = Mutex<[RecordingCommandRunner]>([])
+        let logs = Mutex<[String]>([])
+        var all: [RecordingCommandRunner] { runners.withLock { $0 } }
+        var log: [String] { logs.withLock { $0 } }
+    }
+
+    final class Flag: Sendable { let stop = Atomic<Bool>(false) }
+
+    /// The supervisor, handed to the thread that runs it (only that thread calls it).
+    final class Running: @unchecked Sendable {
+        let supervisor: AgentSupervisor
+        init(_ supervisor: AgentSupervisor) { self.supervisor = supervisor }
+    }
+
+    static let tapRecognized = #"{"t_us":1,"recognizer":"tap","state":"recognized","x":1,"y":2}"# + "\n"
+
+    /// A board with a socket output at `socket` and one exec binding per argv of `programs`
+    /// (the last with `session = true` when `session`).
+    func boardText(socket: String?, programs: [[String]], lastInSession: Bool = false, script: String = "demo")
+        -> String
+    {
+        var extra = socket.map { "[[output]]\ntype = \"socket\"\npath = \"\($0)\"\n\n" } ?? ""
+        for (i, argv) in programs.enumerated() {
+            let list = argv.map { "\"\($0)\"" }.joined(separator: ", ")
+            extra += "[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\(list)]\n"
+            if lastInSession && i == programs.count - 1 { extra += "session = true\n" }
+            extra += "\n"
+        }
+        return simulatedBoardText(script: script, recognizers: ["tap"], extra: extra)
+    }
+
+    /// The system runner runs only the bindings without `session = true`; the session agent
+    /// only the others (as before).
+    func testServiceAgentRunsOnlyTheNonSessionBindings() throws {
+        let text = boardText(
+            socket: "/tmp/x.sock", programs: [["/bin/true", "system"], ["/bin/true", "kiosk"]],
+            lastInSession: true)
+        let b = try BoardLoader.parse(text, file: "a.toml", directory: "/tmp")
+        XCTAssertEqual(
+            SessionAgent.commands(of: b, bindings: .service).commands.map(\.argv), [["/bin/true", "system"]])
+        XCTAssertEqual(SessionAgent.commands(of: b).commands.map(\.argv), [["/bin/true", "kiosk"]])
+        let runner = RecordingCommandRunner(invocations: [(["/bin/true", "system"], [])])
+        let agent = SessionAgent(board: b, bindings: .service, runner: runner)
+        agent.handle(Substring(Self.tapRecognized.dropLast()))
+        XCTAssertEqual(runner.spawned.map(\.argv), [["/bin/true", "system"]])
+    }
+
+    /// With `execByAgents` the service makes no runner at all (neither binding is its own);
+    /// without it (bench use) it still runs the non-session binding itself.
+    func testServiceWithExecByAgentsSpawnsNone() throws {
+        let dir = try makeTemporaryDirectory(self)
+        try tapTrace.write(to: dir.appendingPathComponent("tap.jsonl"), atomically: true, encoding: .utf8)
+        let text = boardText(
+            socket: dir.appendingPathComponent("e.sock").path,
+            programs: [["/bin/true", "system"], ["/bin/true", "kiosk"]], lastInSession: true, script: "tap.jsonl")
+        let b = try BoardLoader.parse(text, file: "a.toml", directory: dir.path)
+        let byAgents = SimulatedOutputDevices()
+        let service = try Service(
+            board: b, logger: quietLogger, settings: ServiceSettings(execByAgents: true), stdout: CollectingSink(),
+            devices: byAgents, clock: ManualClock())
+        XCTAssertNil(service.output.commands?.spawner, "the service would spawn an exec binding itself")
+        XCTAssertEqual(byAgents.runners.count, 0)
+        service.close()
+        let bench = SimulatedOutputDevices()
+        let own = try Service(
+            board: b, logger: quietLogger, stdout: CollectingSink(), devices: bench, clock: ManualClock())
+        XCTAssertEqual(bench.runners.first?.invocations.map(\.argv), [["/bin/true", "system"]])
+        own.close()
+    }
+
+    /// `--exec-by-agents` with exec bindings and no socket output: one error naming the file,
+    /// the binding and what to add; nothing starts. Without exec bindings the option is harmless.
+    func testExecByAgentsWithoutASocketOutputIsRefused() throws {
+        let dir = try makeTemporaryDirectory(self)
+        try tapTrace.write(to: dir.appendingPathComponent("tap.jsonl"), atomically: true, encoding: .utf8)
+        let b = try BoardLoader.parse(
+            boardText(socket: nil, programs: [["/bin/true"]], script: "tap.jsonl"), file: "a.toml",
+            directory: dir.path)
+        XCTAssertThrowsError(
+            try Service(
+                board: b, logger: quietLogger, settings: ServiceSettings(execByAgents: true),
+                stdout: CollectingSink(), devices: SimulatedOutputDevices(), clock: ManualClock())
+        ) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.hasPrefix("a.toml: the exec binding of \"tap\" under "), text)
+            XCTAssertTrue(text.contains("--exec-by-agents"), text)
+            XCTAssertTrue(text.contains("type = \"socket\""), text)
+        }
+        // The same board without the option runs its binding itself, as before.
+        let service = try Service(
+            board: b, logger: quietLogger, stdout: CollectingSink(), devices: SimulatedOutputDevices(),
+            clock: ManualClock())
+        service.close()
+        let none = try BoardLoader.parse(boardText(socket: nil, programs: []), file: "b.toml", directory: dir.path)
+        XCTAssertNil(ExecCheck.agentsCannotListen(none))
+    }
+
+    /// Accepts the agent on `server` (waiting for it to connect) and sends it a tap.
+    func sendTap(_ server: UnixStreamServer) {
+        XCTAssertTrue(
+            waitFor(30) {
+                _ = server.acceptPending(limit: 4)
+                return !server.clients.isEmpty
+            }, "the agent did not connect to \(server.path)")
+        let bytes = Array(Self.tapRecognized.utf8)
+        _ = bytes.withUnsafeBytes { server.send($0, toClient: 0) }
+    }
+
+    /// The socket goes away (a reload or restart) and comes back with a changed board: the agent
+    /// reconnects, re-reads the board and runs the new binding with a new runner (the old one
+    /// stopped). A board that then fails to load is logged and the bindings kept. It used to exit
+    /// when the socket closed, missing the events until systemd restarted it.
+    func testAgentReconnectsAndRereadsTheBoardAfterTheSocketComesBack() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let boardURL = dir.appendingPathComponent("board.toml")
+        let socket = dir.appendingPathComponent("events.sock").path
+        try boardText(socket: socket, programs: [["/bin/true", "one"]])
+            .write(to: boardURL, atomically: true, encoding: .utf8)
+        let first = try BoardLoader.load(path: boardURL.path)
+        let made = Made()
+        let supervisor = AgentSupervisor(
+            board: first, boardPath: boardURL.path, socket: socket, bindings: .service, clock: FrozenClock(),
+            makeRunner: { _, commands, _ in
+                let r = RecordingCommandRunner(invocations: commands.map { ($0.argv, []) })
+                made.runners.withLock { $0.append(r) }
+                return r
+            }, log: { line in made.logs.withLock { $0.append(line) } })
+        let flag = Flag()
+        let finished = DispatchSemaphore(value: 0)
+        let reason = Mutex<String?>(nil)
+        let running = Running(supervisor)
+        DispatchQueue.global().async {
+            let r = running.supervisor.run(stop: flag.stop)
+            reason.withLock { $0 = r }
+            finished.signal()
+        }
+        var ended = false
+        defer {
+            flag.stop.store(true, ordering: .relaxed)
+            if !ended { _ = finished.wait(timeout: .now() + 30) }
+        }
+
+        var server = try UnixStreamServer(path: socket, mode: 0o600, group: nil)
+        sendTap(server)
+        XCTAssertTrue(waitFor(30) { made.all.first?.spawned.count == 1 })
+        XCTAssertEqual(made.all.first?.spawned.map(\.argv), [["/bin/true", "one"]])
+
+        // Reload: the service closes the socket, the board now has another program, the socket returns.
+        server.close()
+        try boardText(socket: socket, programs: [["/bin/true", "two"]])
+            .write(to: boardURL, atomically: true, encoding: .utf8)
+        server = try UnixStreamServer(path: socket, mode: 0o600, group: nil)
+        sendTap(server)
+        XCTAssertTrue(waitFor(30) { made.all.count == 2 && made.all.last?.spawned.count == 1 }, "\(made.log)")
+        guard made.all.count == 2 else { return }
+        XCTAssertEqual(made.all[1].spawned.map(\.argv), [["/bin/true", "two"]])
+        XCTAssertFalse(made.all[0].isRunning, "the old board's runner was not stopped")
+        XCTAssertTrue(made.all[1].isRunning)
+
+        // Restart with a broken board: logged, the previous bindings keep running.
+        server.close()
+        try "[panel]\nwidth = \"wide\"\n".write(to: boardURL, atomically: true, encoding: .utf8)
+        server = try UnixStreamServer(path: socket, mode: 0o600, group: nil)
+        sendTap(server)
+        XCTAssertTrue(waitFor(30) { made.all.last?.spawned.count == 2 }, "\(made.log)")
+        XCTAssertEqual(made.all.count, 2, "a board that failed to load replaced the bindings")
+        XCTAssertTrue(made.log.contains { $0.contains("not reloaded; the previous bindings stay") }, "\(made.log)")
+
+        flag.stop.store(true, ordering: .relaxed)
+        XCTAssertEqual(finished.wait(timeout: .now() + 30), .success)
+        ended = true
+        XCTAssertEqual(reason.withLock { $0 }, "stopped")
+        server.close()
+    }
+
+    /// The socket does not come back: the agent gives up after `reconnectMicroseconds` of its
+    /// clock (a manual one, moved by its own sleeps) and says why, naming the socket.
+    func testAgentGivesUpWhenTheSocketStaysAway() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let socket = dir.appendingPathComponent("none.sock").path
+        let b = try BoardLoader.parse(
+            boardText(socket: socket, programs: [["/bin/true"]]), file: "a.toml", directory: dir.path)
+        let clock = ManualClock()
+        let supervisor = AgentSupervisor(
+            board: b, boardPath: "a.toml", socket: socket, bindings: .service, clock: clock,
+            reconnectMicroseconds: 5_000_000,
+            makeRunner: { _, commands, _ in RecordingCommandRunner(invocations: commands.map { ($0.argv, []) }) },
+            log: { _ in })
+        let stop = Atomic<Bool>(false)
+        let reason = supervisor.run(stop: stop)
+        XCTAssertTrue(reason.hasPrefix("\(socket): no service listening"), reason)
+        XCTAssertTrue(reason.hasSuffix("for 5 s; giving up"), reason)
+        XCTAssertEqual(clock.now.microseconds, 5_000_000)
+    }
+}
