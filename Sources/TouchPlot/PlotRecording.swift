@@ -41,13 +41,30 @@ package struct PlotScene {
     package private(set) var drawnSamples = 0
     package private(set) var drawnEvents = 0
 
-    package init(header: TraceHeader, regions: [Region], recognizers: [GestureRecognizer], window: PlotWindow) {
+    /// Keeps the engine alive while its tables are read: its deinit clears each recognizer's
+    /// `region` (a timeline lane's region, which made a recording outliving its engine draw no
+    /// `possible` bar).
+    private let engine: GestureEngine
+
+    package init(header: TraceHeader, engine: GestureEngine, window: PlotWindow) {
         panelWidth = Double(max(header.panelWidth, 1))
         panelHeight = Double(max(header.panelHeight, 1))
         source = header.source
-        self.regions = regions
-        self.recognizers = recognizers
+        self.engine = engine
+        regions = engine.regions
+        recognizers = engine.recognizers
         self.window = window
+    }
+
+    /// The same scene over `window`, before anything is seen.
+    package func restarted(over window: PlotWindow) -> PlotScene {
+        var s = self
+        s.window = window
+        s.first = .max
+        s.last = .min
+        s.drawnSamples = 0
+        s.drawnEvents = 0
+        return s
     }
 
     /// Notes an instant of a frame (with `samples` contacts), an action or an explanation.
@@ -170,10 +187,7 @@ package struct PlotRecording: PlotObserver {
     /// The contacts of every frame, one after another.
     package var contacts: [Contact] = []
 
-    package init(scene: PlotScene) {
-        self.scene = scene
-        self.scene.window = PlotWindow()
-    }
+    package init(scene: PlotScene) { self.scene = scene.restarted(over: PlotWindow()) }
 
     /// Panel size in pixels (the trace header's).
     package var panelWidth: Double { scene.panelWidth }
@@ -237,14 +251,7 @@ package struct PlotRecording: PlotObserver {
     }
 
     /// The scene of this recording for a picture over `window`, its counts those of `window`.
-    package func scene(for window: PlotWindow) -> PlotScene {
-        var s = PlotScene(
-            header: TraceHeader(panelWidth: 1, panelHeight: 1, source: source), regions: regions,
-            recognizers: recognizers, window: window)
-        s.panelWidth = panelWidth
-        s.panelHeight = panelHeight
-        return s
-    }
+    package func scene(for window: PlotWindow) -> PlotScene { scene.restarted(over: window) }
 
     package mutating func frame(_ frame: TouchFrame) {
         let index = compactFrames.count
@@ -302,8 +309,7 @@ package struct PlotRecording: PlotObserver {
         let collector = Collector(
             engine: engine,
             observer: make(
-                PlotScene(
-                    header: reader.header, regions: engine.regions, recognizers: engine.recognizers, window: window)))
+                PlotScene(header: reader.header, engine: engine, window: window)))
         var frame = TouchFrame(timestamp: .zero)
         do throws(TraceError) {
             while try reader.next(into: &frame) { collector.process(frame) }
@@ -321,8 +327,7 @@ package struct PlotRecording: PlotObserver {
         let collector = Collector(
             engine: engine,
             observer: make(
-                PlotScene(
-                    header: trace.header, regions: engine.regions, recognizers: engine.recognizers, window: window)))
+                PlotScene(header: trace.header, engine: engine, window: window)))
         for frame in trace.frames { collector.process(frame) }
         return collector.finish()
     }
