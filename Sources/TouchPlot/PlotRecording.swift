@@ -407,7 +407,9 @@ package struct PlotWindow: Sendable, Equatable {
 
     /// The window with open ends closed at the recording's first and last instant; at least
     /// 1 µs long, within Int64 (a window ending at `Int64.max` starts 1 µs before it).
-    package func resolved(in recording: PlotRecording) -> (from: Int64, to: Int64) { resolved(span: recording.timeSpan) }
+    package func resolved(in recording: PlotRecording) -> (from: Int64, to: Int64) {
+        resolved(span: recording.timeSpan)
+    }
 
     /// The window with open ends closed at `span`'s first and last instant (`resolved(in:)`).
     package func resolved(span: (first: Int64, last: Int64)) -> (from: Int64, to: Int64) {
@@ -434,7 +436,9 @@ package struct TouchStroke: Sendable {
     /// dropped as they are read (touches left with no sample are dropped too).
     package static func strokes(of recording: PlotRecording, in window: PlotWindow = PlotWindow()) -> [TouchStroke] {
         var tracker = TouchStrokeTracker()
-        for frame in recording.frames { tracker.add(frame, keepingSamples: window.contains(frame.timestamp.microseconds)) }
+        for frame in recording.frames {
+            tracker.add(frame, keepingSamples: window.contains(frame.timestamp.microseconds))
+        }
         return tracker.strokes
     }
 }

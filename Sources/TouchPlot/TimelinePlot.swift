@@ -190,7 +190,8 @@ package enum TimelinePlot {
             let key: LaneKey = event.kind == .control ? .control(event.recognizer) : .recognizer(event.recognizer)
             guard let i = index[key] else { return }
             let t = event.time.microseconds
-            if scene.window.contains(t) && keeping { lanes[i].marks.append(.event(event)) }  // only what is drawn is kept
+            // Only what is drawn is kept.
+            if scene.window.contains(t) && keeping { lanes[i].marks.append(.event(event)) }
             switch event.state {
             case .began: move(i, to: .began, at: t)
             case .changed: move(i, to: .changed, at: t)

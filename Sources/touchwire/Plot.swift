@@ -100,7 +100,8 @@ struct Plot: ParsableCommand {
             let span = scene.resolvedWindow
             throw fail(
                 "\(trace): the window \(span.from)…\(span.to) µs holds \(bars) timeline bars and failures,"
-                    + " more than a picture shows (at most \(TimelinePlot.maximumDrawnBars)); narrow it with --from/--to")
+                    + " more than a picture shows (at most \(TimelinePlot.maximumDrawnBars));"
+                    + " narrow it with --from/--to")
         }
         if output == "-" {
             writeStandardOutput(svg)

@@ -22,9 +22,9 @@ final class PlotStreamTests: XCTestCase {
         let board = try loadBoard("boards/sim-demo.toml")
         let recording = PlotRecording.record(trace: demoTrace(), engine: try EngineBuilder.build(board))
         for window in windows {
-            let panel = PlotRecording.stream(trace: demoTrace(), engine: try EngineBuilder.build(board), window: window) {
-                PanelPlot.Content(scene: $0, bounded: true)
-            }
+            let panel = PlotRecording.stream(
+                trace: demoTrace(), engine: try EngineBuilder.build(board), window: window
+            ) { PanelPlot.Content(scene: $0, bounded: true) }
             XCTAssertFalse(panel.isOverLimit)
             XCTAssertTrue(PanelPlot.render(panel) == PanelPlot.render(recording, window: window), "\(window)")
             let timeline = PlotRecording.stream(

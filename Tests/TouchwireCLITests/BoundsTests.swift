@@ -100,8 +100,9 @@ final class BoundsTests: XCTestCase, TouchwireCommandLine {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, stderr)
         let kb = try XCTUnwrap(
-            stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }.flatMap { Double($0.dropFirst(5).dropLast(3)) },
-            stderr)
+            stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }.flatMap {
+                Double($0.dropFirst(5).dropLast(3))
+            }, stderr)
         return kb / 1000
     }
 
