@@ -29,6 +29,71 @@ package enum PanelPlot {
 
     /// The SVG document for `recording` over `window`.
     package static func render(_ recording: PlotRecording, window: PlotWindow = PlotWindow()) -> String {
+        var content = Content(scene: recording.scene(for: window), bounded: false)
+        recording.replay(into: &content)
+        return render(content)
+    }
+
+    /// What the panel picture draws, kept as the engine's work streams by: the touches' samples
+    /// and the actions inside the window, nothing else. `bounded`: past
+    /// `PlotRecording.maximumDrawnSamples` samples or `maximumDrawnEvents` events it keeps nothing
+    /// more (and drops what it kept), only counting, so its memory is at most those limits
+    /// whatever the trace's length — `plot` refuses such a window (`isOverLimit`).
+    package struct Content: PlotObserver {
+        package private(set) var scene: PlotScene
+        private var touches = TouchStrokeTracker()
+        private var kept: [PlotRecording.Event] = []
+        private let bounded: Bool
+
+        package init(scene: PlotScene, bounded: Bool) {
+            self.scene = scene
+            self.bounded = bounded
+        }
+
+        /// More samples or events in the window than a picture shows (only when `bounded`).
+        package var isOverLimit: Bool {
+            bounded
+                && (scene.drawnSamples > PlotRecording.maximumDrawnSamples
+                    || scene.drawnEvents > PlotRecording.maximumDrawnEvents)
+        }
+
+        /// The touches with a sample in the window, in order of touch-down over the whole trace.
+        package var strokes: [TouchStroke] { touches.strokes }
+        /// The actions inside the window, in order.
+        package var events: [GestureEvent] { kept.map(\.gestureEvent) }
+
+        package mutating func frame(_ frame: TouchFrame) {
+            let t = frame.timestamp.microseconds
+            let wasOver = isOverLimit
+            scene.note(t, samples: frame.isCancel ? 0 : frame.count)
+            if isOverLimit && !wasOver {
+                touches.dropSamples()
+                kept = []
+            }
+            touches.add(frame, keepingSamples: scene.window.contains(t) && !isOverLimit)
+        }
+
+        package mutating func event(_ event: PlotRecording.Event) {
+            let t = event.time.microseconds
+            let wasOver = isOverLimit
+            scene.note(t, event: true)
+            if isOverLimit && !wasOver {
+                touches.dropSamples()
+                kept = []
+            }
+            if scene.window.contains(t) && !isOverLimit { kept.append(event) }
+        }
+
+        package mutating func diagnostic(_ diagnostic: GestureEngine.Diagnostic) {
+            scene.note(diagnostic.time.microseconds)
+        }
+
+        package mutating func settled(_ instant: Instant, pending: UInt64) {}
+    }
+
+    /// The SVG document for `content` (gathered over its scene's window).
+    package static func render(_ content: Content) -> String {
+        let recording = content.scene
         let w = recording.panelWidth
         let h = recording.panelHeight
         let scale = min(720 / w, 540 / h)
@@ -37,11 +102,11 @@ package enum PanelPlot {
         let pw = w * scale
         let ph = h * scale
         let legendX = left + pw + 24
-        let strokes = TouchStroke.strokes(of: recording, in: window)
-        let events = recording.events(in: window)
+        let strokes = content.strokes
+        let events = content.events
         let legendRows = 14 + min(strokes.count, legendTouches + 1)
         let height = max(top + ph + 24, top + Double(legendRows) * 16 + 24)
-        let span = window.resolved(in: recording)
+        let span = recording.resolvedWindow
         var svg = SVGWriter(
             width: legendX + 310, height: height,
             title:

@@ -67,93 +67,183 @@ package enum TimelinePlot {
         var phase: Phase?
         var since: Int64 = 0
 
-        mutating func enter(_ next: Phase?, at t: Int64) {
-            if next == phase { return }
-            if let phase, t > since || next == nil { segments.append(Segment(phase: phase, from: since, to: t)) }
+        /// Moves to `next` at `t`; true when that ends a segment `scene` may draw, which is kept
+        /// when `keeping`.
+        @discardableResult
+        mutating func enter(_ next: Phase?, at t: Int64, _ scene: PlotScene, keeping: Bool) -> Bool {
+            if next == phase { return false }
+            var drawn = false
+            if let phase, t > since || next == nil, scene.mayOverlap(since, t) {
+                drawn = true
+                if keeping { segments.append(Segment(phase: phase, from: since, to: t)) }
+            }
             phase = next
             since = t
+            return drawn
         }
     }
 
+    /// The most bars and failure marks a timeline draws: past that `plot --timeline` asks for a
+    /// narrower window (the whole of a 46 MB trace drew 107,000 of them, a 25 MB SVG), and a
+    /// timeline's content stops keeping them.
+    package static let maximumDrawnBars = 100_000
+
     /// The SVG document for `recording` over `window`.
     package static func render(_ recording: PlotRecording, window: PlotWindow = PlotWindow()) -> String {
-        var lanes = recording.recognizers.enumerated().map { i, r in
-            Lane(key: .recognizer(i), name: r.name, region: r.region)
-        }
-        var index: [LaneKey: Int] = [:]
-        for (i, lane) in lanes.enumerated() { index[lane.key] = i }
-        for compact in recording.compactEvents
-        where compact.kind == .control && index[.control(Int(compact.recognizer))] == nil {
-            let event = compact.gestureEvent
-            index[.control(event.recognizer)] = lanes.count
-            lanes.append(Lane(key: .control(event.recognizer), name: recording.recognizerName(of: event), region: nil))
-        }
-        let byName = Dictionary(lanes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var content = Content(scene: recording.scene(for: window), bounded: false)
+        recording.replay(into: &content)
+        return render(content)
+    }
+
+    /// What the timeline draws, kept as the engine's work streams by: each lane's state runs over
+    /// the whole trace (a state entered before the window shows in it), but only the bars that
+    /// may overlap the window and the marks inside it are kept. `bounded`: past
+    /// `PlotRecording.maximumDrawnEvents` events in the window it keeps nothing more (and drops
+    /// what it kept), only counting — `plot` refuses such a window (`isOverLimit`).
+    package struct Content: PlotObserver {
+        package private(set) var scene: PlotScene
+        private let bounded: Bool
+        var lanes: [Lane]
+        private var index: [LaneKey: Int] = [:]
+        private let byName: [String: Int]
         var touchSegments: [(from: Int64, to: Int64, count: Int)] = []
         var down = 0
         var downSince: Int64 = 0
 
-        for entry in recording.entries {
-            switch entry {
-            case .frames(let run):
-                for frame in recording.compactFrames[run] {
-                    let t = frame.time
-                    let count = Int(frame.count)
-                    if down == 0 && count > 0 {
-                        let hit = recording.regions.first?.root.hitTest(recording.contacts(of: frame).first!.position)
-                        for i in lanes.indices where lanes[i].phase == nil {
-                            if let region = lanes[i].region, let hit, hit.isDescendant(of: region) {
-                                lanes[i].enter(.possible, at: t)
-                            }
-                        }
-                    }
-                    if count != down {
-                        if down > 0 { touchSegments.append((downSince, t, down)) }
-                        down = count
-                        downSince = t
+        package init(scene: PlotScene, bounded: Bool) {
+            self.scene = scene
+            self.bounded = bounded
+            lanes = scene.recognizers.enumerated().map { i, r in
+                Lane(key: .recognizer(i), name: r.name, region: r.region)
+            }
+            for (i, lane) in lanes.enumerated() { index[lane.key] = i }
+            // The explain trace names recognizers only: a control's lane (added at its first
+            // action, after them) is never one it names.
+            byName = Dictionary(lanes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        }
+
+        /// The bars (a lane's state or the touches down, between two instants) and failure marks
+        /// the window draws so far.
+        package private(set) var drawnBars = 0
+
+        /// More events, or bars and failures, in the window than a picture shows (only when `bounded`).
+        package var isOverLimit: Bool {
+            bounded
+                && (scene.drawnEvents > PlotRecording.maximumDrawnEvents
+                    || drawnBars > TimelinePlot.maximumDrawnBars)
+        }
+
+        /// Moves lane `i` to `next` at `t`, counting the bar it ends when the window draws it.
+        private mutating func move(_ i: Int, to next: Phase?, at t: Int64) {
+            let wasOver = isOverLimit
+            if lanes[i].enter(next, at: t, scene, keeping: keeping) { countBar(wasOver) }
+        }
+
+        private mutating func countBar(_ wasOver: Bool) {
+            drawnBars += 1
+            dropIfOver(wasOver)
+        }
+
+        private var keeping: Bool { !isOverLimit }
+
+        private mutating func dropIfOver(_ wasOver: Bool) {
+            guard isOverLimit && !wasOver else { return }
+            touchSegments = []
+            for i in lanes.indices {
+                lanes[i].segments = []
+                lanes[i].marks = []
+            }
+        }
+
+        package mutating func frame(_ frame: TouchFrame) {
+            let t = frame.timestamp.microseconds
+            let count = frame.isCancel ? 0 : frame.count
+            scene.note(t, samples: count)
+            if down == 0 && count > 0 {
+                let hit = scene.regions.first?.root.hitTest(frame[0].position)
+                for i in lanes.indices where lanes[i].phase == nil {
+                    if let region = lanes[i].region, let hit, hit.isDescendant(of: region) {
+                        move(i, to: .possible, at: t)
                     }
                 }
-            case .event(let e):
-                let event = recording.compactEvents[e].gestureEvent
-                let key: LaneKey = event.kind == .control ? .control(event.recognizer) : .recognizer(event.recognizer)
-                guard let i = index[key] else { continue }
-                let t = event.time.microseconds
-                if window.contains(t) { lanes[i].marks.append(.event(event)) }  // only what is drawn is kept
-                switch event.state {
-                case .began: lanes[i].enter(.began, at: t)
-                case .changed: lanes[i].enter(.changed, at: t)
-                case .possible: lanes[i].enter(.possible, at: t)
-                default: lanes[i].enter(nil, at: t)
+            }
+            if count != down {
+                if down > 0 && scene.mayOverlap(downSince, t) {
+                    let wasOver = isOverLimit
+                    if keeping { touchSegments.append((downSince, t, down)) }
+                    countBar(wasOver)
                 }
-            case .settled(let instant, let pending):
-                for i in lanes.indices where lanes[i].phase == .possible {
-                    if case .recognizer(let r) = lanes[i].key, r < min(64, recording.recognizers.count),
-                        pending & (1 << UInt64(r)) == 0
-                    {
-                        lanes[i].enter(nil, at: instant.microseconds)
-                    }
-                }
-            case .diagnostic(let k):
-                let d = recording.diagnostics[k]
-                guard let i = byName[d.recognizer] else { continue }
-                let t = d.time.microseconds
-                // By the line's kind, never its wording (issue 31: a recognizer's own reason,
-                // "the next tap did not come…", left its lane "possible" after it failed).
-                switch d.kind {
-                case .failed:
-                    if window.contains(t) { lanes[i].marks.append(.failure(t, d.message)) }
-                    lanes[i].enter(nil, at: t)
-                case .waiting:
-                    if let blocker = blockerName(in: d.message) { lanes[i].enter(.waiting(blocker), at: t) }
-                case .released: lanes[i].enter(.possible, at: t)
-                case .cancelled, .disabled: lanes[i].enter(nil, at: t)
+                down = count
+                downSince = t
+            }
+        }
+
+        package mutating func event(_ compact: PlotRecording.Event) {
+            let wasOver = isOverLimit
+            scene.note(compact.time.microseconds, event: true)
+            dropIfOver(wasOver)
+            let event = compact.gestureEvent
+            if event.kind == .control && index[.control(event.recognizer)] == nil {
+                index[.control(event.recognizer)] = lanes.count
+                lanes.append(Lane(key: .control(event.recognizer), name: scene.recognizerName(of: event), region: nil))
+            }
+            let key: LaneKey = event.kind == .control ? .control(event.recognizer) : .recognizer(event.recognizer)
+            guard let i = index[key] else { return }
+            let t = event.time.microseconds
+            // Only what is drawn is kept.
+            if scene.window.contains(t) && keeping { lanes[i].marks.append(.event(event)) }
+            switch event.state {
+            case .began: move(i, to: .began, at: t)
+            case .changed: move(i, to: .changed, at: t)
+            case .possible: move(i, to: .possible, at: t)
+            default: move(i, to: nil, at: t)
+            }
+        }
+
+        package mutating func settled(_ instant: Instant, pending: UInt64) {
+            for i in lanes.indices where lanes[i].phase == .possible {
+                if case .recognizer(let r) = lanes[i].key, r < min(64, scene.recognizers.count),
+                    pending & (1 << UInt64(r)) == 0
+                {
+                    move(i, to: nil, at: instant.microseconds)
                 }
             }
         }
-        let span = window.resolved(in: recording)
+
+        package mutating func diagnostic(_ d: GestureEngine.Diagnostic) {
+            scene.note(d.time.microseconds)
+            guard let i = byName[d.recognizer] else { return }
+            let t = d.time.microseconds
+            // By the line's kind, never its wording (issue 31: a recognizer's own reason,
+            // "the next tap did not come…", left its lane "possible" after it failed).
+            switch d.kind {
+            case .failed:
+                if scene.window.contains(t) {
+                    let wasOver = isOverLimit
+                    if keeping { lanes[i].marks.append(.failure(t, d.message)) }
+                    countBar(wasOver)
+                }
+                move(i, to: nil, at: t)
+            case .waiting:
+                if let blocker = blockerName(in: d.message) {
+                    move(i, to: .waiting(blocker), at: t)
+                }
+            case .released: move(i, to: .possible, at: t)
+            case .cancelled, .disabled: move(i, to: nil, at: t)
+            }
+        }
+    }
+
+    /// The SVG document for `content` (gathered over its scene's window).
+    package static func render(_ content: Content) -> String {
+        let recording = content.scene
+        let window = recording.window
+        var lanes = content.lanes
+        var touchSegments = content.touchSegments
+        let span = recording.resolvedWindow
         let end = span.to
-        if down > 0 { touchSegments.append((downSince, end, down)) }
-        for i in lanes.indices { lanes[i].enter(nil, at: max(end, lanes[i].since)) }
+        if content.down > 0 { touchSegments.append((content.downSince, end, content.down)) }
+        for i in lanes.indices { lanes[i].enter(nil, at: max(end, lanes[i].since), recording, keeping: true) }
 
         let left = 16.0
         let top = 52.0

@@ -60,29 +60,49 @@ struct Plot: ParsableCommand {
         } catch {
             throw fail("\(error)")
         }
-        // Streamed: the trace is checked, then read frame by frame into a compact recording.
-        let recording: PlotRecording
+        // Streamed: the trace is checked, then read frame by frame through the engine into what
+        // the picture draws (the marks inside the window, at most the limits below): memory is
+        // flat whatever the trace's length.
+        let window = PlotWindow(from: from, to: to)
+        let scene: PlotScene
+        var bars = 0
+        let svg: String
         do throws(TraceError) {
-            recording = try PlotRecording.record(path: trace, engine: engine)
+            if timeline {
+                let content = try PlotRecording.stream(path: trace, engine: engine, window: window) {
+                    TimelinePlot.Content(scene: $0, bounded: true)
+                }
+                scene = content.scene
+                bars = content.drawnBars
+                svg = content.isOverLimit ? "" : TimelinePlot.render(content)
+            } else {
+                let content = try PlotRecording.stream(path: trace, engine: engine, window: window) {
+                    PanelPlot.Content(scene: $0, bounded: true)
+                }
+                scene = content.scene
+                svg = content.isOverLimit ? "" : PanelPlot.render(content)
+            }
         } catch {
             throw fail("\(error)")
         }
-        let window = PlotWindow(from: from, to: to)
         // Bounded before drawing: a picture of the whole of a long trace is refused, with what to do.
-        let drawn = recording.drawnCounts(in: window)
-        if drawn.events > PlotRecording.maximumDrawnEvents
-            || !timeline && drawn.samples > PlotRecording.maximumDrawnSamples
+        if scene.drawnEvents > PlotRecording.maximumDrawnEvents
+            || !timeline && scene.drawnSamples > PlotRecording.maximumDrawnSamples
         {
-            let span = window.resolved(in: recording)
+            let span = scene.resolvedWindow
             throw fail(
-                "\(trace): the window \(span.from)…\(span.to) µs holds \(drawn.samples) touch samples and"
-                    + " \(drawn.events) events, more than a picture shows (at most"
+                "\(trace): the window \(span.from)…\(span.to) µs holds \(scene.drawnSamples) touch samples and"
+                    + " \(scene.drawnEvents) events, more than a picture shows (at most"
                     + " \(PlotRecording.maximumDrawnSamples) samples and \(PlotRecording.maximumDrawnEvents)"
                     + " events); narrow it with --from/--to")
         }
-        let svg =
-            timeline
-            ? TimelinePlot.render(recording, window: window) : PanelPlot.render(recording, window: window)
+        if bars > TimelinePlot.maximumDrawnBars {
+            let span = scene.resolvedWindow
+            throw fail(
+                "\(trace): the window \(span.from)…\(span.to) µs holds \(bars) timeline bars and failures,"
+                    + " more than a picture shows (at most \(TimelinePlot.maximumDrawnBars));"
+                    + " narrow it with --from/--to")
+        }
         if output == "-" {
             writeStandardOutput(svg)
         } else {
