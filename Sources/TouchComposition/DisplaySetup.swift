@@ -8,6 +8,7 @@ import TouchSimulation
 /// Opens a board's `[display]` switch before any thread starts: the backlight device (its files
 /// readable and writable), the commands' programs, the GPIO line. Anything missing is one error
 /// naming the board and the key, so the service never starts with a screen it cannot wake.
+/// With `session = true` the service spawns nothing (`.agent`): the agent runs the commands.
 enum DisplaySetup {
     static func make(
         _ board: BoardDescription, backlightRoot: String, gpio: (any GPIOProvider)?, clock: any TouchClock,
@@ -23,6 +24,9 @@ enum DisplaySetup {
             } catch {
                 throw .device(board: board.location, what: "display.backlight", reason: "\(error)")
             }
+        case .commands where d.runsInSession:
+            // `session = true`: `touchwire agent` runs them in the user's session, never the service.
+            output = .agent
         case .commands(let on, let off):
             for (key, c) in [("off_command", off), ("on_command", on)] where !ChildProcess.isExecutable(c.argv[0]) {
                 throw .device(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoardConfig
+import FoundationEssentials
 import Synchronization
 import TouchComposition
 import TouchLinux
@@ -32,21 +33,38 @@ struct Agent: ParsableCommand {
     func run() throws {
         let description = try loadBoard(board)
         let (commands, names) = SessionAgent.commands(of: description)
-        guard !commands.isEmpty else {
-            throw fail("agent: \(description.location): no exec binding has session = true; nothing to run")
+        let displayCommands = DisplayAgent.commands(of: description)
+        guard !commands.isEmpty || displayCommands != nil else {
+            throw fail(
+                "agent: \(description.location): no exec binding has session = true and [display] has no "
+                    + "session = true; nothing to run")
         }
         if description.exec.user != nil {
             warn("agent: \(description.location): exec.user is ignored: the agent runs programs as its own user")
         }
+        let log: @Sendable (String) -> Void = { line in writeStandardError("touchwire agent: \(line)\n") }
+        // The session's WAYLAND_DISPLAY, XDG_RUNTIME_DIR, … from the user manager, then the board's.
+        let environment = SessionEnvironment.programs(
+            agent: ProcessInfo.processInfo.environment, board: description.exec.environment)
         let spawner = CommandSpawner(
-            commands: commands, names: names, environment: description.exec.environment, user: nil,
-            clock: SystemClock.shared, log: { line in writeStandardError("touchwire agent: \(line)\n") })
+            commands: commands, names: names, environment: environment, user: nil,
+            clock: SystemClock.shared, log: log)
         let agent = SessionAgent(board: description, runner: spawner)
+        if let displayCommands {
+            agent.display = DisplayAgent(
+                runner: CommandSpawner(
+                    commands: displayCommands, names: ["display off_command", "display on_command"],
+                    environment: environment, user: nil, clock: SystemClock.shared, log: log),
+                log: log)
+        }
         let stop = Atomic<Bool>(false)
         let sources = TerminatingSignals.install { _ in stop.store(true, ordering: .relaxed) }
         defer { for source in sources { source.cancel() } }
         spawner.start()
         defer { spawner.stop() }
+        agent.display?.start()
+        // The stream ended (or the agent stops) while the screen was off: on_command, waited for.
+        defer { agent.display?.stop() }
         let reason: String
         do throws(UnixConnectionError) {
             let connection = try UnixStreamConnection(connectingTo: socket)
