@@ -48,11 +48,14 @@ final class DisplayKeyTests: XCTestCase {
     /// else one error naming `display.session`.
     func testSessionNeedsCommandsAndASocketOutput() throws {
         let socket = "[[output]]\ntype = \"socket\"\npath = \"/run/touchwire/events.sock\"\n\n"
-        let commands = "on_command = [\"/usr/bin/wlopm\", \"--on\", \"*\"]\noff_command = [\"/usr/bin/wlopm\", \"--off\", \"*\"]"
+        let commands =
+            "on_command = [\"/usr/bin/wlopm\", \"--on\", \"*\"]\n"
+            + "off_command = [\"/usr/bin/wlopm\", \"--off\", \"*\"]"
         let board = try TestBoards.load(
             TestBoards.text(extra: socket + "[display]\nidle_off_s = 60\nsession = true\n" + commands + "\n"))
         XCTAssertEqual(board.display?.runsInSession, true)
-        let plain = try TestBoards.load(TestBoards.text(extra: socket + "[display]\nidle_off_s = 60\n" + commands + "\n"))
+        let plain = try TestBoards.load(
+            TestBoards.text(extra: socket + "[display]\nidle_off_s = 60\n" + commands + "\n"))
         XCTAssertEqual(plain.display?.runsInSession, false)
         let cases: [(String, String)] = [
             (socket + "[display]\nidle_off_s = 60\nsession = true\nbacklight = \"x\"", "give both"),

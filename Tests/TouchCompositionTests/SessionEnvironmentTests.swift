@@ -8,7 +8,8 @@ final class SessionEnvironmentTests: XCTestCase {
     func testSessionVariablesPassAndTheBoardWins() {
         let agent = [
             "WAYLAND_DISPLAY": "wayland-1", "XDG_RUNTIME_DIR": "/run/user/1001",
-            "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1001/bus", "DISPLAY": ":0", "SWAYSOCK": "/run/user/1001/sway.sock",
+            "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1001/bus", "DISPLAY": ":0",
+            "SWAYSOCK": "/run/user/1001/sway.sock",
             "HOME": "/home/kiosk", "PATH": "/usr/bin", "LD_PRELOAD": "/tmp/x.so", "INVOCATION_ID": "abc",
         ]
         XCTAssertEqual(
