@@ -11,17 +11,23 @@ import TouchLinux
     import Musl
 #endif
 
-/// `touchwire agent`: runs the board's `session = true` exec bindings in the calling user's
-/// session (tools/debian/touchwire-agent.service, a systemd user unit), fed by the service's
-/// event socket. Exits non-zero when the socket closes, so the user unit restarts it.
+/// `touchwire agent`: runs the board's `session = true` exec bindings, and `[display] session =
+/// true`'s screen commands (`DisplayAgent`), in the calling user's session
+/// (tools/debian/touchwire-agent.service, a systemd user unit), fed by the service's event
+/// socket. Exits non-zero when the socket closes, so the user unit restarts it.
 struct Agent: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the board's session exec bindings (session = true) as this user, fed by the event socket.",
+        abstract:
+            "Run the board's session exec bindings and [display] commands (session = true) as this user.",
         discussion: """
             Start it in the kiosk user's session (systemd --user: touchwire-agent.service). The \
-            service never runs these bindings itself; the agent runs them with [exec] environment, \
-            no shell, in their own process group, with no capabilities. Stops on SIGINT or SIGTERM \
-            (killing the programs' groups); exits with status 1 when the service closes the socket.
+            service never runs these programs itself; the agent runs them with the session's \
+            WAYLAND_DISPLAY, XDG_RUNTIME_DIR, DBUS_SESSION_BUS_ADDRESS, DISPLAY, XAUTHORITY and \
+            SWAYSOCK from its own environment, then [exec] environment; no shell, in their own \
+            process group, with no capabilities. [display] off_command runs on the socket's \
+            display off lines, on_command on display on, and again when the stream ends while \
+            the screen is off. Stops on SIGINT or SIGTERM (killing the programs' groups); exits \
+            with status 1 when the service closes the socket.
             """)
 
     @Option(name: .long, help: "The board file (TOML).")
