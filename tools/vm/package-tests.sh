@@ -122,7 +122,7 @@ PROG
 chmod 0755 /usr/local/bin/kiosk-whoami
 cp "$board" /root/board.before-session
 # The demo plays once (the screen is switched by hand below; a looping demo's touches would wake it).
-sed -i 's/^loop = true .*/loop = false/' "$board"
+sed -i 's/^loop = true.*/loop = false/' "$board"
 cat >>"$board" <<'BOARD'
 
 [[binding]]
