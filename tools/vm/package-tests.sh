@@ -138,9 +138,23 @@ off_command = ["/usr/local/bin/kiosk-whoami", "off"]
 on_command = ["/usr/local/bin/kiosk-whoami", "on"]
 BOARD
 check "board with session exec and [display] session = true validates" touchwire validate "$board"
-loginctl enable-linger kiosk
-check "loginctl enable-linger kiosk starts user@$kuid.service" wait_for 60 sh -c \
-  "[ \"\$(systemctl is-active user@$kuid.service)\" = active ]"
+# pam_systemd (libpam-systemd, on any desktop Debian) gives user@.service its XDG_RUNTIME_DIR;
+# this minbase root lacks it, so a drop-in does the same.
+if ! ls /lib/*/security/pam_systemd.so /usr/lib/*/security/pam_systemd.so >/dev/null 2>&1; then
+  echo "INFO no pam_systemd here: user@.service gets XDG_RUNTIME_DIR=/run/user/UID from a drop-in"
+  mkdir -p /etc/systemd/system/user@.service.d
+  printf '[Service]\nEnvironment=XDG_RUNTIME_DIR=/run/user/%%i\n' >/etc/systemd/system/user@.service.d/runtime-dir.conf
+  systemctl daemon-reload
+fi
+check "loginctl enable-linger kiosk" loginctl enable-linger kiosk
+if ! wait_for 60 sh -c "[ \"\$(systemctl is-active user@$kuid.service)\" = active ]"; then
+  # logind starts the lingering user's manager at boot or on enable-linger; say why it did not,
+  # then start it as systemd would (user-runtime-dir@ makes /run/user/UID).
+  echo "INFO user@$kuid.service not started by linger: logind $(systemctl is-active systemd-logind), dbus $(systemctl is-active dbus), linger $(ls /var/lib/systemd/linger 2>&1 | tr '\n' ' '), user@ $(systemctl is-active user@$kuid.service); $(journalctl -b -o cat --no-pager -u systemd-logind -u "user@$kuid.service" -u "user-runtime-dir@$kuid.service" | tail -6 | tr '\n' '|')"
+  systemctl start "user@$kuid.service"
+fi
+check "user@$kuid.service (the kiosk user's systemd) active, /run/user/$kuid there" sh -c \
+  "[ \"\$(systemctl is-active user@$kuid.service)\" = active ] && [ -d /run/user/$kuid ]"
 check "session variable set in the kiosk user's manager" \
   kiosk_user systemctl --user set-environment WAYLAND_DISPLAY=wayland-test
 # The agent connects to the running service (its looping demo taps), then the service restarts on
@@ -169,8 +183,8 @@ systemctl stop touchwire
 check "the service stopped dark: the agent ran on_command at the end of the stream" wait_for 20 sh -c \
   "[ \$(grep -c '^on ' $session_out) -gt $ons ] && tail -1 $session_out | grep -qx 'on kiosk /run/user/$kuid wayland-test'"
 check "the service itself ran no display command (every line is kiosk's)" sh -c \
-  "! grep -v ' kiosk ' $session_out"
-echo "INFO session agent: $(tr '\n' '|' <"$session_out"); $(journalctl --user-unit touchwire-agent -o cat --no-pager 2>/dev/null | tail -4 | tr '\n' '|')"
+  "[ -s $session_out ] && ! grep -v ' kiosk ' $session_out"
+echo "INFO session agent: $(tr '\n' '|' <"$session_out"); $(journalctl -b -o cat --no-pager _UID=$kuid | tail -8 | tr '\n' '|')"
 kiosk_user systemctl --user disable --now touchwire-agent.service >/dev/null 2>&1 || true
 cp /root/board.before-session "$board"
 systemctl start touchwire
