@@ -59,6 +59,8 @@ final class DisplayAgentTests: XCTestCase {
             service.output.flush()
             screen.applyPending()
         }
+        // Stopping dark: a switch of commands would run on_command here (and leave on-ran).
+        screen.stop()
         service.close()
         withExtendedLifetime(clock) {}
         // The agent reads what was written, then the end of the stream.
