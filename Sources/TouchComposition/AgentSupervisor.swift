@@ -11,7 +11,9 @@ import TouchService
 /// bindings) and reconnects. A board that fails to load is logged and the previous bindings are
 /// kept, as the service keeps its board; a changed board gets a new runner (the old one is
 /// stopped, which ends its programs' process groups, as the service's reload does); an
-/// unchanged one keeps the runner and whatever it runs.
+/// unchanged one keeps the runner and whatever it runs. The agent's `DisplayAgent` (a board
+/// whose `[display]` commands it runs) is stopped when the stream ends, which switches a dark
+/// screen back on (the service's next start is on), and started again on reconnection.
 package final class AgentSupervisor {
     /// Makes the runner of `commands` (binding names `names`) for `board`; not started yet.
     package typealias MakeRunner = (_ board: BoardDescription, _ commands: [ExecCommand], _ names: [String]) ->
@@ -30,7 +32,7 @@ package final class AgentSupervisor {
     private let clock: any TouchClock
     private let load: (String) throws(BoardFileError) -> BoardDescription
     private let makeRunner: MakeRunner
-    private let log: (String) -> Void
+    private let log: @Sendable (String) -> Void
     private var agent: SessionAgent
 
     /// `board` is the board read from `boardPath` at start; `load` re-reads it on reconnection
@@ -41,7 +43,7 @@ package final class AgentSupervisor {
         load: @escaping (String) throws(BoardFileError) -> BoardDescription = { path throws(BoardFileError) in
             try BoardLoader.load(path: path)
         },
-        makeRunner: @escaping MakeRunner, log: @escaping (String) -> Void
+        makeRunner: @escaping MakeRunner, log: @escaping @Sendable (String) -> Void
     ) {
         self.board = board
         self.boardPath = boardPath
@@ -52,14 +54,19 @@ package final class AgentSupervisor {
         self.load = load
         self.makeRunner = makeRunner
         self.log = log
-        agent = Self.agent(board, bindings: bindings, makeRunner: makeRunner)
+        agent = Self.agent(board, bindings: bindings, makeRunner: makeRunner, log: log)
     }
 
-    private static func agent(_ board: BoardDescription, bindings: SessionAgent.Bindings, makeRunner: MakeRunner)
-        -> SessionAgent
-    {
+    private static func agent(
+        _ board: BoardDescription, bindings: SessionAgent.Bindings, makeRunner: MakeRunner,
+        log: @escaping @Sendable (String) -> Void
+    ) -> SessionAgent {
         let (commands, names) = SessionAgent.commands(of: board, bindings: bindings)
-        return SessionAgent(board: board, bindings: bindings, runner: makeRunner(board, commands, names))
+        let agent = SessionAgent(board: board, bindings: bindings, runner: makeRunner(board, commands, names))
+        if let screen = DisplayAgent.commands(of: board, bindings: bindings) {
+            agent.display = DisplayAgent(runner: makeRunner(board, screen, DisplayAgent.names), log: log)
+        }
+        return agent
     }
 
     /// Serves the socket until `stop` is set ("stopped") or the socket stays away longer than
@@ -67,7 +74,11 @@ package final class AgentSupervisor {
     /// stopped on the way out.
     package func run(stop: borrowing Atomic<Bool>) -> String {
         agent.runner.start()
-        defer { agent.runner.stop() }
+        agent.display?.start()
+        defer {
+            agent.runner.stop()
+            agent.display?.stop()
+        }
         var connectedBefore = false
         var waitingSince: Instant? = nil
         while !stop.load(ordering: .relaxed) {
@@ -78,6 +89,7 @@ package final class AgentSupervisor {
                 if connectedBefore {
                     log("\(socket): connected again")
                     reloadBoard()
+                    agent.display?.start()
                 }
                 connectedBefore = true
                 let reason: String
@@ -85,6 +97,8 @@ package final class AgentSupervisor {
                     reason = "\(error)"
                 }
                 if reason == "stopped" { return reason }
+                // The stream ended: a screen left dark comes back on (the service starts lit).
+                agent.display?.stop()
                 log("\(socket): \(reason); waiting for it to come back")
                 continue
             } catch {
@@ -112,8 +126,9 @@ package final class AgentSupervisor {
         }
         guard fresh != board else { return }
         agent.runner.stop()
+        agent.display?.stop()
         board = fresh
-        agent = Self.agent(fresh, bindings: bindings, makeRunner: makeRunner)
+        agent = Self.agent(fresh, bindings: bindings, makeRunner: makeRunner, log: log)
         agent.runner.start()
         log("\(boardPath): reloaded (\(agent.triggers.count) \(bindings.rawValue) exec binding(s))")
     }

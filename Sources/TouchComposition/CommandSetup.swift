@@ -16,9 +16,9 @@ enum CommandSetup {
         _ board: BoardDescription, names: EventNames, devices: any OutputDevices, logger: Logger,
         execByAgents: Bool = false
     ) throws(PipelineSetupError) -> CommandActuator? {
+        if execByAgents, let problem = ExecCheck.agentsCannotListen(board) { throw .exec(problem: problem) }
         guard !board.commandBindings.isEmpty else { return nil }
         if let problem = ExecCheck.problems(board).first { throw .exec(problem: problem) }
-        if execByAgents, let problem = ExecCheck.agentsCannotListen(board) { throw .exec(problem: problem) }
         var bindings: [CommandActuator.Binding] = []
         var commands: [ExecCommand] = []
         var commandNames: [String] = []
@@ -65,9 +65,9 @@ enum CommandSetup {
 /// are missing or not executable, an `[exec] user` that does not exist, or one this process
 /// cannot switch to (`canChangeUser`: CAP_SETUID and CAP_SETGID, which the shipped unit lacks).
 package enum ExecCheck {
-    /// Under `run --exec-by-agents`: the first exec binding of a board without a socket output
-    /// (the agents read events from it), as one line naming the file and the binding; nil when
-    /// the board has no exec binding or has a socket output.
+    /// Under `run --exec-by-agents`: the first exec binding, or else `[display]`'s commands, of a
+    /// board without a socket output (the agents read events from it), as one line naming the
+    /// file and the binding or key; nil when the board has neither or has a socket output.
     package static func agentsCannotListen(_ board: BoardDescription) -> String? {
         guard !board.outputs.contains(where: { if case .socket = $0 { true } else { false } }) else { return nil }
         for b in board.commandBindings {
@@ -75,6 +75,11 @@ package enum ExecCheck {
             return "\(board.location): the exec binding of \"\(b.recognizer)\" under "
                 + "`run --exec-by-agents` needs an [[output]] type = \"socket\": the exec runner and the "
                 + "session agent read events from it (docs/kiosk.md); add one, or run without --exec-by-agents"
+        }
+        if let d = board.display, case .commands = d.switching {
+            return "\(board.location): display.on_command/off_command under `run --exec-by-agents` need an "
+                + "[[output]] type = \"socket\": the exec runner switches the screen from its display lines "
+                + "(docs/kiosk.md); add one, use display.backlight, or run without --exec-by-agents"
         }
         return nil
     }

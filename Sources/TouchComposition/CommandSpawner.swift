@@ -110,6 +110,54 @@ package final class CommandSpawner: @unchecked Sendable {
         return ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--init-groups", "--"] + commands[index].argv
     }
 
+    /// Runs program `index` on a short-lived thread restricted as the spawner thread is (no
+    /// ambient capabilities, `no_new_privs`: both per thread, so never on the caller's thread,
+    /// which may hold the service's CAP_SYS_NICE/CAP_IPC_LOCK) and returns when it has ended, or
+    /// was killed (its process group) after its timeout. For a last program after `stop()`:
+    /// `DisplaySwitch.stop`'s `on_command`. The wait is real time: a bound, no verdict.
+    package func runToEnd(_ index: Int) {
+        guard commands.indices.contains(index) else { return }
+        let done = DispatchSemaphore(value: 0)
+        do {
+            try NamedThread.start(name: "touchwire-lastrun") { [self] in
+                defer { done.signal() }
+                do throws(Errno) { try ChildProcess.restrictSpawningThread() } catch {
+                    log("\(names[index]): cannot restrict the thread (\(error)): \(commands[index].argv[0]) not run")
+                    return
+                }
+                waitForOneRun(index)
+            }
+        } catch {
+            log("\(names[index]): no thread (\(error)): \(commands[index].argv[0]) not run")
+            return
+        }
+        done.wait()
+    }
+
+    /// Spawns program `index` on this (restricted) thread and waits for it, up to its timeout.
+    private func waitForOneRun(_ index: Int) {
+        let child: ChildProcess
+        do throws(Errno) {
+            child = try ChildProcess(argv: spawnArguments(index), environment: environment)
+        } catch {
+            log("\(names[index]): cannot start \(commands[index].argv[0]): \(error)")
+            return
+        }
+        var waited = 0
+        var stderr: [UInt8] = []
+        while child.poll() == nil {
+            child.readStderr(into: &stderr)
+            if waited >= commands[index].timeoutMilliseconds {
+                ChildProcess.signalGroup(child.pid, SIGKILL)
+                child.signal(SIGKILL)
+                log("\(names[index]): \(commands[index].argv[0]) timed out; killed")
+                return
+            }
+            usleep(10_000)
+            waited += 10
+        }
+    }
+
     private func loop() {
         defer { stopped.signal() }
         do throws(Errno) { try ChildProcess.restrictSpawningThread() } catch {

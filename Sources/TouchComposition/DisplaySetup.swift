@@ -8,10 +8,12 @@ import TouchSimulation
 /// Opens a board's `[display]` switch before any thread starts: the backlight device (its files
 /// readable and writable), the commands' programs, the GPIO line. Anything missing is one error
 /// naming the board and the key, so the service never starts with a screen it cannot wake.
+/// With `session = true`, or under `run --exec-by-agents`, the service spawns nothing
+/// (`.agent`): an agent runs the commands (`DisplayAgent`).
 enum DisplaySetup {
     static func make(
         _ board: BoardDescription, backlightRoot: String, gpio: (any GPIOProvider)?, clock: any TouchClock,
-        logger: Logger
+        execByAgents: Bool = false, logger: Logger
     ) throws(ServiceError) -> DisplaySwitch? {
         guard let d = board.display else { return nil }
         let log: @Sendable (String) -> Void = { [logger] message in logger.warning("\(message)") }
@@ -23,6 +25,10 @@ enum DisplaySetup {
             } catch {
                 throw .device(board: board.location, what: "display.backlight", reason: "\(error)")
             }
+        case .commands where d.runsInSession || execByAgents:
+            // `session = true`: `touchwire agent` runs them in the user's session; otherwise, under
+            // `--exec-by-agents`, the system runner (`agent --bindings service`). Never the service.
+            output = .agent
         case .commands(let on, let off):
             for (key, c) in [("off_command", off), ("on_command", on)] where !ChildProcess.isExecutable(c.argv[0]) {
                 throw .device(

@@ -20,7 +20,8 @@ import TouchService
 ///   `max_brightness` (never brighter than it was); on writes back the brightness found before
 ///   dimming or blanking (read again each time the screen leaves `on`, so a brightness set by
 ///   the user meanwhile is kept), then `bl_power` 0.
-/// - commands: `off_command` / `on_command` through a `CommandSpawner` (as exec bindings run).
+/// - commands: `off_command` / `on_command` through a `CommandSpawner` (as exec bindings run);
+///   with `session = true` (`.agent`) nothing here: `touchwire agent` runs them (`DisplayAgent`).
 /// - `gpio`: active while the display is on or dimmed.
 ///
 /// `stop()` leaves the screen on (its brightness restored): a service that stops never leaves a
@@ -30,7 +31,11 @@ package final class DisplaySwitch: ScreenSwitch, @unchecked Sendable {
     // (or to the caller of `applyPending` while the thread is not running).
     package enum Output {
         case backlight(Backlight, dimPercent: Int?)
-        case commands(CommandSpawner)
+        /// Program 0 is `off_command`, 1 `on_command` (a `CommandSpawner`; the recording twin in tests).
+        case commands(any CommandRunner)
+        /// `[display] session = true`: `touchwire agent` runs the commands in the user's session
+        /// (from the `display` event lines); the service switches only the GPIO line.
+        case agent
     }
 
     package let output: Output
@@ -88,8 +93,10 @@ package final class DisplaySwitch: ScreenSwitch, @unchecked Sendable {
                     try b.setBrightness(restoreBrightness)
                     try b.setPower(on: true)
                 }
-            case .commands(let spawner):
-                if state != .dimmed { spawner.request(state == .off ? 0 : 1) }
+            case .commands(let runner):
+                if state != .dimmed { runner.request(state == .off ? 0 : 1) }
+            case .agent:
+                break
             }
         } catch {
             failures += 1
@@ -119,8 +126,9 @@ package final class DisplaySwitch: ScreenSwitch, @unchecked Sendable {
         }
     }
 
-    /// Stops the thread and switches the screen on (with commands, `on_command` runs here and is
-    /// waited for, up to its timeout: the spawner is stopping and would kill it).
+    /// Stops the thread and switches the screen on (with commands, `on_command` runs once more
+    /// through the runner's `runToEnd` and is waited for, up to its timeout: the spawner is
+    /// stopping and would kill it).
     package func stop() {
         if running.exchange(false, ordering: .acquiringAndReleasing) {
             wake.signal()
@@ -128,7 +136,8 @@ package final class DisplaySwitch: ScreenSwitch, @unchecked Sendable {
         }
         if case .commands(let s) = output {
             s.stop()
-            if applied != .on { runToEnd(s, index: 1) }
+            // Not on this thread: it may hold the service's capabilities (`runToEnd` restricts its own).
+            if applied != .on { s.runToEnd(1) }
         } else if applied != .on {
             apply(.on)
         }
@@ -138,27 +147,4 @@ package final class DisplaySwitch: ScreenSwitch, @unchecked Sendable {
 
     /// Releases the GPIO line (the next service may request it); after `stop()`.
     package func close() { line = nil }
-
-    /// Runs command `index` of `spawner` on this thread and waits for it (killed after its timeout).
-    private func runToEnd(_ spawner: CommandSpawner, index: Int) {
-        let child: ChildProcess
-        do throws(Errno) {
-            child = try ChildProcess(argv: spawner.spawnArguments(index), environment: spawner.environment)
-        } catch {
-            log("display: cannot start \(spawner.commands[index].argv[0]): \(error)")
-            return
-        }
-        var waited = 0
-        var stderr: [UInt8] = []
-        while child.poll() == nil {
-            child.readStderr(into: &stderr)
-            if waited >= spawner.commands[index].timeoutMilliseconds {
-                child.signal(SIGKILL)
-                log("display: \(spawner.commands[index].argv[0]) timed out; killed")
-                return
-            }
-            usleep(10_000)
-            waited += 10
-        }
-    }
 }

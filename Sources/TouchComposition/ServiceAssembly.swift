@@ -65,7 +65,8 @@ package struct ServiceParts {
         let display =
             outputs
             ? try DisplaySetup.make(
-                board, backlightRoot: settings.backlightRoot, gpio: gpio, clock: clock, logger: logger) : nil
+                board, backlightRoot: settings.backlightRoot, gpio: gpio, clock: clock,
+                execByAgents: settings.execByAgents, logger: logger) : nil
         if let warning = DisplayDescription.wakeTouchWarning(board) { logger.warning("\(warning)") }
         let setup = try ControllerFactory.make(
             board, start: clock.now, capture: settings.capture != nil,

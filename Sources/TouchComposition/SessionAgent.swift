@@ -35,6 +35,8 @@ package final class SessionAgent {
 
     package let triggers: [Trigger]
     package let runner: any CommandRunner
+    /// With `[display] session = true`: acts on the stream's `display` lines.
+    package var display: DisplayAgent?
 
     /// The programs of `board`'s exec bindings of kind `bindings`, in board order, with their
     /// binding names (for logs).
@@ -62,9 +64,10 @@ package final class SessionAgent {
         self.runner = runner
     }
 
-    /// Acts on one line of the stream: an event line matching a trigger starts its program;
-    /// anything else (deliveries, status, garbage) is ignored.
+    /// Acts on one line of the stream: an event line matching a trigger starts its program; a
+    /// `display` line goes to `display`; anything else (deliveries, status, garbage) is ignored.
     package func handle(_ line: Substring) {
+        if display?.handle(line) == true { return }
         guard let event = MonitorEvent.parse(line) else { return }
         for t in triggers where t.recognizer == event.recognizer && t.state == event.state {
             runner.request(t.command)

@@ -33,6 +33,17 @@ package struct MonitorEvent: Sendable, Equatable {
             direction: value(of: "direction", in: line) ?? "")
     }
 
+    /// The screen's new state (`on`, `dimmed` or `off`) of a `display` event line
+    /// (`{"t_us":…,"display":"off","cause":"idle"}`, formats.md §2), or nil when the line is not
+    /// one (a gesture or delivery line, a reply, garbage).
+    package static func displayState(_ line: Substring) -> String? {
+        guard value(of: "t_us", in: line).flatMap({ Int64($0) }) != nil, value(of: "recognizer", in: line) == nil,
+            value(of: "reply", in: line) == nil, let state = value(of: "display", in: line),
+            ["on", "dimmed", "off"].contains(state)
+        else { return nil }
+        return state
+    }
+
     /// Appends `event` to the last-gestures list `recent`, keeping at most `limit`. A `changed`
     /// right after a `changed` of the same recognizer replaces it, so a running pan is one line.
     package static func append(_ event: MonitorEvent, to recent: inout [MonitorEvent], limit: Int = 8) {

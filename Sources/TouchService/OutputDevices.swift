@@ -29,6 +29,11 @@ package protocol CommandRunner: AnyObject, Sendable {
     func start()
     /// Stops it; programs still running are ended. `run()` calls it on the way out.
     func stop()
+    /// Runs binding `index` once more and returns when it has ended (or was killed at its
+    /// timeout), after `stop()`: the screen's last `on_command` (`DisplaySwitch.stop`). The
+    /// program gets what `request`ed ones get (no ambient capabilities, `no_new_privs`), whatever
+    /// the calling thread holds.
+    func runToEnd(_ index: Int)
 }
 
 /// The simulated twin of a uinput device: records every event written, in order.
@@ -105,4 +110,6 @@ package final class RecordingCommandRunner: CommandRunner {
 
     package func start() { state.withLock { $0.running = true } }
     package func stop() { state.withLock { $0.running = false } }
+    /// Recorded as a start of `index`, as `request` is.
+    package func runToEnd(_ index: Int) { request(index) }
 }

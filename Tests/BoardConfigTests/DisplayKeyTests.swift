@@ -43,6 +43,34 @@ final class DisplayKeyTests: XCTestCase {
         XCTAssertEqual(off.argv, ["/usr/bin/wlopm", "--off", "*"])
     }
 
+    /// Issue 30, class 6: `session = true` hands the commands to `touchwire agent`, which reads
+    /// the screen's changes from the event socket: it needs both commands and a socket output,
+    /// else one error naming `display.session`.
+    func testSessionNeedsCommandsAndASocketOutput() throws {
+        let socket = "[[output]]\ntype = \"socket\"\npath = \"/run/touchwire/events.sock\"\n\n"
+        let commands =
+            "on_command = [\"/usr/bin/wlopm\", \"--on\", \"*\"]\n"
+            + "off_command = [\"/usr/bin/wlopm\", \"--off\", \"*\"]"
+        let board = try TestBoards.load(
+            TestBoards.text(extra: socket + "[display]\nidle_off_s = 60\nsession = true\n" + commands + "\n"))
+        XCTAssertEqual(board.display?.runsInSession, true)
+        let plain = try TestBoards.load(
+            TestBoards.text(extra: socket + "[display]\nidle_off_s = 60\n" + commands + "\n"))
+        XCTAssertEqual(plain.display?.runsInSession, false)
+        let cases: [(String, String)] = [
+            (socket + "[display]\nidle_off_s = 60\nsession = true\nbacklight = \"x\"", "give both"),
+            (socket + "[display]\nidle_off_s = 60\nsession = true", "give both"),
+            ("[display]\nidle_off_s = 60\nsession = true\n" + commands, "type = \"socket\""),
+            (socket + "[display]\nidle_off_s = 60\nsession = 1\n" + commands, "true or false"),
+        ]
+        for (body, message) in cases {
+            let issues = TestBoards.issues(TestBoards.text(extra: body + "\n"))
+            XCTAssertEqual(issues.count, 1, "\(body): \(issues)")
+            XCTAssertEqual(issues.first?.keyPath, "display.session", "\(body): \(issues)")
+            XCTAssertTrue(issues.first?.message.contains(message) ?? false, "\(body): \(issues)")
+        }
+    }
+
     func testBadDisplaySectionsAreOneErrorNamingFileAndKey() {
         let cases: [(String, String, String)] = [
             ("backlight = \"x\"", "display.idle_off_s", "missing required key"),

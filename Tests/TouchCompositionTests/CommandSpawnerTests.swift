@@ -150,6 +150,31 @@ final class CommandSpawnerTests: XCTestCase {
         XCTAssertEqual(fields["CapAmb"], "0000000000000000", "the program kept ambient capabilities")
     }
 
+    /// Issue 30, class 6: the screen's last `on_command`, run when the display switch stops
+    /// (the service stopping dark), is restricted as every other program: it ran on the stopping
+    /// thread, which keeps what the process holds (no `no_new_privs`, the unit's ambient
+    /// CAP_SYS_NICE/CAP_IPC_LOCK). The program writes its own /proc status to a file.
+    func testTheLastOnCommandAtStopGetsNoNewPrivileges() throws {
+        let own = (try? String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)) ?? ""
+        if own.contains("NoNewPrivs:\t1") {
+            throw XCTSkip("this test process already runs with no_new_privs: nothing a child could lose")
+        }
+        let dir = try makeTemporaryDirectory(self)
+        let out = dir.appendingPathComponent("status").path
+        let script = "grep -E '^(CapAmb|NoNewPrivs):' /proc/$$/status > '\(out)'"
+        let spawner = CommandSpawner(
+            commands: [ExecCommand(argv: ["/bin/true"]), ExecCommand(argv: ["/bin/sh", "-c", script])],
+            names: ["display off_command", "display on_command"], environment: [:], user: nil, clock: ManualClock(),
+            log: { _ in })
+        let screen = DisplaySwitch(output: .commands(spawner), log: { _ in })
+        screen.request(.off)
+        screen.applyPending()
+        screen.stop()
+        let status = try String(contentsOfFile: out, encoding: .utf8)
+        XCTAssertTrue(status.contains("NoNewPrivs:\t1"), "the last on_command could gain privileges: \(status)")
+        XCTAssertTrue(status.contains("CapAmb:\t0000000000000000"), "it kept ambient capabilities: \(status)")
+    }
+
     /// Issue 30, class 6: a program that leaves a background child behind (the shell exits at
     /// once, `sleep 1000` stays in its process group): stopping the spawner ends the group.
     func testStopEndsTheBackgroundChildrenOfAProgram() throws {

@@ -106,6 +106,90 @@ check "the kiosk user reads the event socket" sh -c \
 check "a user outside touchwire-events cannot connect" sh -c \
   "! timeout 30 runuser -u nobody -- touchwire monitor --board $board --socket /run/touchwire/events.sock --frames 1"
 
+# 3c. The kiosk user's session agent (docs/kiosk.md, issue 30 class 6): under the kiosk user's own
+# systemd (lingering), with a session variable set in that user manager as a compositor sets it,
+# `touchwire agent` runs a `session = true` exec binding and the `[display] session = true`
+# commands as kiosk, with the session's XDG_RUNTIME_DIR and WAYLAND_DISPLAY; and when the service
+# stops while the screen is off, the agent switches it back on.
+kuid=$(id -u kiosk)
+kiosk_user() { runuser -u kiosk -- env XDG_RUNTIME_DIR=/run/user/$kuid "$@"; }
+session_out=/tmp/kiosk-session.out
+session_lines() { grep -c "^$1 " "$session_out" || true; }
+cat >/usr/local/bin/kiosk-whoami <<'PROG'
+#!/bin/sh
+echo "$1 $(/usr/bin/id -un) ${XDG_RUNTIME_DIR-unset} ${WAYLAND_DISPLAY-unset}" >>/tmp/kiosk-session.out
+PROG
+chmod 0755 /usr/local/bin/kiosk-whoami
+cp "$board" /root/board.before-session
+# The demo plays once (the screen is switched by hand below; a looping demo's touches would wake it).
+sed -i 's/^loop = true.*/loop = false/' "$board"
+cat >>"$board" <<'BOARD'
+
+[[binding]]
+recognizer = "tap"
+action = "exec"
+command = ["/usr/local/bin/kiosk-whoami", "tap"]
+session = true
+
+[display]
+idle_off_s = 0
+session = true
+off_command = ["/usr/local/bin/kiosk-whoami", "off"]
+on_command = ["/usr/local/bin/kiosk-whoami", "on"]
+BOARD
+check "board with session exec and [display] session = true validates" touchwire validate "$board"
+# pam_systemd (libpam-systemd, on any desktop Debian) gives user@.service its XDG_RUNTIME_DIR;
+# this minbase root lacks it, so a drop-in does the same.
+if ! ls /lib/*/security/pam_systemd.so /usr/lib/*/security/pam_systemd.so >/dev/null 2>&1; then
+  echo "INFO no pam_systemd here: user@.service gets XDG_RUNTIME_DIR=/run/user/UID from a drop-in"
+  mkdir -p /etc/systemd/system/user@.service.d
+  printf '[Service]\nEnvironment=XDG_RUNTIME_DIR=/run/user/%%i\n' >/etc/systemd/system/user@.service.d/runtime-dir.conf
+  systemctl daemon-reload
+fi
+check "loginctl enable-linger kiosk" loginctl enable-linger kiosk
+if ! wait_for 60 sh -c "[ \"\$(systemctl is-active user@$kuid.service)\" = active ]"; then
+  # logind starts the lingering user's manager at boot or on enable-linger; say why it did not,
+  # then start it as systemd would (user-runtime-dir@ makes /run/user/UID).
+  echo "INFO user@$kuid.service not started by linger: logind $(systemctl is-active systemd-logind), dbus $(systemctl is-active dbus), linger $(ls /var/lib/systemd/linger 2>&1 | tr '\n' ' '), user@ $(systemctl is-active user@$kuid.service); $(journalctl -b -o cat --no-pager -u systemd-logind -u "user@$kuid.service" -u "user-runtime-dir@$kuid.service" | tail -6 | tr '\n' '|')"
+  systemctl start "user@$kuid.service"
+fi
+check "user@$kuid.service (the kiosk user's systemd) active, /run/user/$kuid there" sh -c \
+  "[ \"\$(systemctl is-active user@$kuid.service)\" = active ] && [ -d /run/user/$kuid ]"
+check "session variable set in the kiosk user's manager" \
+  kiosk_user systemctl --user set-environment WAYLAND_DISPLAY=wayland-test
+# The agent connects to the running service (its looping demo taps), then the service restarts on
+# the new board: the agent's stream ends, the unit brings it back (Restart=always).
+check "systemctl --user enable --now touchwire-agent (as kiosk)" \
+  kiosk_user systemctl --user enable --now touchwire-agent.service
+check "the agent runs the session exec binding as kiosk, in its session" wait_for 60 sh -c \
+  "grep -qx 'tap kiosk /run/user/$kuid wayland-test' $session_out"
+systemctl restart touchwire
+check "service active on the session board" wait_for 60 sh -c '[ "$(systemctl is-active touchwire)" = active ]'
+# The agent is back and the single demo run is over (7.2 s): the screen changes only by command.
+sleep 12
+check "the agent is running again" sh -c \
+  "[ \"\$(runuser -u kiosk -- env XDG_RUNTIME_DIR=/run/user/$kuid systemctl --user is-active touchwire-agent)\" = active ]"
+: >"$session_out"
+touchwire display off --socket /run/touchwire/events.sock >/dev/null
+check "display off: the agent runs off_command as kiosk in its session" \
+  wait_for 20 grep -qx "off kiosk /run/user/$kuid wayland-test" "$session_out"
+touchwire display on --socket /run/touchwire/events.sock >/dev/null
+check "display on: the agent runs on_command as kiosk in its session" \
+  wait_for 20 grep -qx "on kiosk /run/user/$kuid wayland-test" "$session_out"
+touchwire display off --socket /run/touchwire/events.sock >/dev/null
+wait_for 20 sh -c "[ \$(grep -c '^off ' $session_out) -ge 2 ]"
+ons=$(session_lines on)
+systemctl stop touchwire
+check "the service stopped dark: the agent ran on_command at the end of the stream" wait_for 20 sh -c \
+  "[ \$(grep -c '^on ' $session_out) -gt $ons ] && tail -1 $session_out | grep -qx 'on kiosk /run/user/$kuid wayland-test'"
+check "the service itself ran no display command (every line is kiosk's)" sh -c \
+  "[ -s $session_out ] && ! grep -v ' kiosk ' $session_out"
+echo "INFO session agent: $(tr '\n' '|' <"$session_out"); $(journalctl -b -o cat --no-pager _UID=$kuid | tail -8 | tr '\n' '|')"
+kiosk_user systemctl --user disable --now touchwire-agent.service >/dev/null 2>&1 || true
+cp /root/board.before-session "$board"
+systemctl start touchwire
+check "service active again on the demo board" wait_for 60 sh -c '[ "$(systemctl is-active touchwire)" = active ]'
+
 # 4. A hung pipeline (test-only fault) stops feeding the watchdog: systemd kills and restarts it.
 mkdir -p /etc/systemd/system/touchwire.service.d
 cat >/etc/systemd/system/touchwire.service.d/hang.conf <<'CONF'

@@ -181,6 +181,14 @@ package enum BoardLoader {
             }
         }
 
+        if display?.runsInSession == true, !outputs.contains(where: { $0.type == .socket }) {
+            log.add(
+                "display.session",
+                "session = true needs an [[output]] type = \"socket\": touchwire agent reads the screen's "
+                    + "changes from it (docs/kiosk.md)")
+            display = nil
+        }
+
         r.finish(&log, owner: "a board file")
 
         guard let panel else { return nil }

@@ -1,5 +1,7 @@
 /// Reads `[display]`: `idle_off_s`, `idle_dim_s`, `dim_brightness`, `wake_guard_ms`, and either
-/// `backlight` or `on_command` + `off_command`; `gpio`.
+/// `backlight` or `on_command` + `off_command`; `gpio`; `session` (the commands run by
+/// `touchwire agent` in the user's session; needs the commands, and a socket output, which
+/// `BoardLoader` checks).
 enum DisplayReader {
     static func read(_ table: [String: TOMLNode], _ log: inout IssueLog) -> DisplayDescription? {
         var r = TableReader(table, path: "display")
@@ -11,6 +13,15 @@ enum DisplayReader {
         let backlight = r.string("backlight", &log)
         let on = readCommand(&r, "on_command", &log)
         let off = readCommand(&r, "off_command", &log)
+        let session = r.bool("session", &log) ?? false
+        if r.has("session") && !r.has("on_command") && !r.has("off_command") && session {
+            // One error naming the key, instead of the generic "needs backlight or commands".
+            log.add(
+                r.keyPath("session"),
+                "session = true runs on_command and off_command in the user's session (touchwire agent): "
+                    + "give both (e.g. off_command = [\"/usr/bin/wlopm\", \"--off\", \"*\"]), not backlight")
+            ok = false
+        }
         var gpio: GPIOLineDescription? = nil
         if let t = r.table("gpio", &log) { gpio = readLine(t, path: r.keyPath("gpio"), &log) }
         r.finish(&log, owner: "[display]")
@@ -49,6 +60,7 @@ enum DisplayReader {
                 ok = false
             }
         } else if !r.has("backlight") {
+            if !ok && session { return nil }
             log.add(
                 r.keyPath("backlight"),
                 "missing: [display] needs backlight = \"NAME\" (/sys/class/backlight/NAME) or on_command and "
@@ -82,7 +94,7 @@ enum DisplayReader {
         guard ok, let idleOff, let switching else { return nil }
         return DisplayDescription(
             idleOffSeconds: idleOff, idleDimSeconds: idleDim, dimBrightnessPercent: dim,
-            wakeGuardMilliseconds: guardMilliseconds, switching: switching, gpio: gpio)
+            wakeGuardMilliseconds: guardMilliseconds, switching: switching, gpio: gpio, runsInSession: session)
     }
 
     /// `on_command = ["/usr/bin/wlopm", "--on", "*"]`: an absolute program, no shell.

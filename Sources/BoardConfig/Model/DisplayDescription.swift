@@ -20,10 +20,14 @@ package struct DisplayDescription: Sendable, Equatable {
     package var switching: Switch
     /// `gpio = { chip, line, active_low }`: a line that follows the display (active while on or dimmed).
     package var gpio: GPIOLineDescription?
+    /// `session = true`: `on_command`/`off_command` run in the user's session, started by
+    /// `touchwire agent` on the event socket's `display` lines; the service never runs them.
+    package var runsInSession: Bool
 
     package init(
         idleOffSeconds: Int, idleDimSeconds: Int? = nil, dimBrightnessPercent: Int? = nil,
-        wakeGuardMilliseconds: Int = 300, switching: Switch, gpio: GPIOLineDescription? = nil
+        wakeGuardMilliseconds: Int = 300, switching: Switch, gpio: GPIOLineDescription? = nil,
+        runsInSession: Bool = false
     ) {
         self.idleOffSeconds = idleOffSeconds
         self.idleDimSeconds = idleDimSeconds
@@ -31,6 +35,7 @@ package struct DisplayDescription: Sendable, Equatable {
         self.wakeGuardMilliseconds = wakeGuardMilliseconds
         self.switching = switching
         self.gpio = gpio
+        self.runsInSession = runsInSession
     }
 
     /// Where the wake touch cannot be hidden from the UI on `board` (a passive evdev reader: the UI
