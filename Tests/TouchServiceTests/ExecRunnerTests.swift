@@ -197,6 +197,119 @@ final class ExecRunnerTests: XCTestCase {
         server.close()
     }
 
+    static func displayLine(_ state: String) -> String {
+        #"{"t_us":1,"display":""# + state + #"","cause":"idle"}"# + "\n"
+    }
+
+    /// A board whose `[display]` switches the screen by commands, without `session = true`, and a
+    /// socket output at `socket` (or none).
+    func displayBoardText(socket: String?) -> String {
+        let extra =
+            (socket.map { "[[output]]\ntype = \"socket\"\npath = \"\($0)\"\n\n" } ?? "")
+            + "[display]\nidle_off_s = 30\noff_command = [\"/bin/true\", \"off\"]\n"
+            + "on_command = [\"/bin/true\", \"on\"]\n"
+        return simulatedBoardText(script: "demo", recognizers: ["tap"], extra: extra)
+    }
+
+    /// Under `--exec-by-agents` the screen's commands leave the service too: its switch spawns
+    /// nothing (`.agent`) and the system runner (`--bindings service`) runs them from the
+    /// stream's `display` lines; a board with such commands and no socket output is refused,
+    /// naming the keys. Before, the service ran them itself, with its device groups.
+    func testScreenCommandsGoToTheRunnerUnderExecByAgents() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let b = try BoardLoader.parse(
+            displayBoardText(socket: dir.appendingPathComponent("e.sock").path), file: "a.toml",
+            directory: dir.path)
+        XCTAssertEqual(DisplayAgent.commands(of: b, bindings: .service)?.map(\.argv), [["/bin/true", "off"], ["/bin/true", "on"]])
+        XCTAssertNil(DisplayAgent.commands(of: b, bindings: .session), "the session agent would switch it too")
+        let service = try Service(
+            board: b, logger: quietLogger, settings: ServiceSettings(execByAgents: true), stdout: CollectingSink(),
+            devices: SimulatedOutputDevices(), clock: ManualClock())
+        defer { service.close() }
+        guard let screen = service.displaySwitch as? DisplaySwitch else {
+            return XCTFail("the service has no display switch")
+        }
+        guard case .agent = screen.output else { return XCTFail("the service runs the screen's commands itself") }
+
+        let lonely = try BoardLoader.parse(displayBoardText(socket: nil), file: "b.toml", directory: dir.path)
+        XCTAssertThrowsError(
+            try Service(
+                board: lonely, logger: quietLogger, settings: ServiceSettings(execByAgents: true),
+                stdout: CollectingSink(), devices: SimulatedOutputDevices(), clock: ManualClock())
+        ) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.hasPrefix("b.toml: display.on_command/off_command under `run --exec-by-agents`"), text)
+        }
+    }
+
+    /// The runner keeps the screen's promise across a reload: `off` runs `off_command`; the
+    /// stream ending while dark runs `on_command` (the new service starts lit); after
+    /// reconnecting, `off` runs `off_command` again.
+    func testTheRunnerSwitchesTheScreenAcrossAReload() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let boardURL = dir.appendingPathComponent("board.toml")
+        let socket = dir.appendingPathComponent("events.sock").path
+        try displayBoardText(socket: socket).write(to: boardURL, atomically: true, encoding: .utf8)
+        let made = Made()
+        let supervisor = AgentSupervisor(
+            board: try BoardLoader.load(path: boardURL.path), boardPath: boardURL.path, socket: socket,
+            bindings: .service, clock: FrozenClock(),
+            makeRunner: { _, commands, _ in
+                let r = RecordingCommandRunner(invocations: commands.map { ($0.argv, []) })
+                made.runners.withLock { $0.append(r) }
+                return r
+            }, log: { line in made.logs.withLock { $0.append(line) } })
+        let flag = Flag()
+        let finished = DispatchSemaphore(value: 0)
+        let running = Running(supervisor)
+        DispatchQueue.global().async {
+            _ = running.supervisor.run(stop: flag.stop)
+            finished.signal()
+        }
+        var ended = false
+        defer {
+            flag.stop.store(true, ordering: .relaxed)
+            if !ended { _ = finished.wait(timeout: .now() + 30) }
+        }
+        /// The screen's runner: the second the agent made (the first runs the exec bindings).
+        func screen() -> [[String]] { made.all.count >= 2 ? made.all[1].spawned.map(\.argv) : [] }
+        func send(_ line: String, to server: UnixStreamServer) {
+            let bytes = Array(line.utf8)
+            _ = bytes.withUnsafeBytes { server.send($0, toClient: 0) }
+        }
+
+        var server = try UnixStreamServer(path: socket, mode: 0o600, group: nil)
+        XCTAssertTrue(
+            waitFor(30) {
+                _ = server.acceptPending(limit: 4)
+                return !server.clients.isEmpty
+            })
+        send(Self.displayLine("off"), to: server)
+        XCTAssertTrue(waitFor(30) { screen().count == 1 }, "\(made.log)")
+        XCTAssertEqual(screen(), [["/bin/true", "off"]])
+
+        server.close()
+        XCTAssertTrue(waitFor(30) { screen().count == 2 }, "the screen stayed dark when the stream ended")
+        XCTAssertEqual(screen().last, ["/bin/true", "on"])
+
+        server = try UnixStreamServer(path: socket, mode: 0o600, group: nil)
+        XCTAssertTrue(
+            waitFor(30) {
+                _ = server.acceptPending(limit: 4)
+                return !server.clients.isEmpty
+            })
+        send(Self.displayLine("off"), to: server)
+        XCTAssertTrue(waitFor(30) { screen().count == 3 }, "no off_command after reconnecting: \(made.log)")
+        XCTAssertEqual(screen().last, ["/bin/true", "off"])
+        XCTAssertEqual(made.all.count, 2, "an unchanged board made new runners")
+
+        flag.stop.store(true, ordering: .relaxed)
+        XCTAssertEqual(finished.wait(timeout: .now() + 30), .success)
+        ended = true
+        XCTAssertEqual(screen().last, ["/bin/true", "on"], "stopping the agent left the screen dark")
+        server.close()
+    }
+
     /// The socket does not come back: the agent gives up after `reconnectMicroseconds` of its
     /// clock (a manual one, moved by its own sleeps) and says why, naming the socket.
     func testAgentGivesUpWhenTheSocketStaysAway() throws {
