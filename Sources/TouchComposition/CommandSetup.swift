@@ -88,11 +88,11 @@ package enum ExecCheck {
         _ board: BoardDescription, canChangeUser: Bool = ChildProcess.canChangeUser()
     ) -> [String] {
         var out: [String] = []
-        for (i, b) in board.commandBindings.enumerated() {
+        for b in board.commandBindings {
             guard case .exec(let c) = b.action, let program = c.argv.first else { continue }
             if !ChildProcess.isExecutable(program) {
                 out.append(
-                    "\(board.location): binding[\(i)] \"\(b.recognizer)\".command: "
+                    "\(board.location): binding[\(b.boardIndex)] \"\(b.recognizer)\".command: "
                         + "\(program) is missing or not executable"
                 )
             }

@@ -369,6 +369,8 @@ struct Validate: ParsableCommand {
                     let recognizers = counted(board.recognizers.count, "recognizer")
                     print("\(file): ok (\(regions), \(recognizers))")
                     if let w = DisplayDescription.wakeTouchWarning(board) { _ = fail("warning: \(w)") }
+                    // The packaged unit runs `run --exec-by-agents`: say now what it would refuse.
+                    if let w = ExecCheck.agentsCannotListen(board) { _ = fail("warning: \(w)") }
                 } else {
                     bad += 1
                     for problem in problems { _ = fail(problem) }

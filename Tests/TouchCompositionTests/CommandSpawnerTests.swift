@@ -223,6 +223,20 @@ final class ExecBoardTests: XCTestCase {
         XCTAssertEqual(ExecCheck.problems(try board(program: plain)).count, 1, "not executable")
     }
 
+    /// The message names the exec binding by its place in the board's `[[binding]]` list, GPIO
+    /// bindings counted: a user reads `binding[2]` and finds the third table. It counted only the
+    /// key and exec bindings, pointing at a GPIO binding's table.
+    func testMissingProgramIsNamedByItsPlaceInTheBoard() throws {
+        let gpio = "[[binding]]\nrecognizer = \"tap\"\naction = \"pulse\"\ngpio = { chip = \"sim\", line = LINE }\n\n"
+        let text = simulatedBoardText(
+            script: "demo", recognizers: ["tap"],
+            extra: gpio.replacingOccurrences(of: "LINE", with: "1") + gpio.replacingOccurrences(of: "LINE", with: "2")
+                + "[[binding]]\nrecognizer = \"tap\"\naction = \"exec\"\ncommand = [\"/nonexistent/x\"]\n")
+        let b = try BoardLoader.parse(text, file: "e.toml", directory: "/tmp")
+        XCTAssertEqual(
+            ExecCheck.problems(b), ["e.toml: binding[2] \"tap\".command: /nonexistent/x is missing or not executable"])
+    }
+
     /// Issue 30, class 6: under the unit (no CAP_SETUID/CAP_SETGID) `[exec] user` failed every
     /// run with exit 127 and no warning; validate and run now name it and point to the agent.
     func testExecUserIsRefusedWhenTheProcessCannotChangeUser() throws {

@@ -42,6 +42,23 @@ final class DisplayCommandLineTests: XCTestCase, TouchwireCommandLine {
         XCTAssertTrue(refused.stderr.contains("display.toml") && refused.stderr.contains("display.off_command"))
     }
 
+    /// The packaged unit runs `run --exec-by-agents`, which refuses screen commands (or exec
+    /// bindings) without a socket output for the agents: `validate` accepts the board for a bench
+    /// and warns, naming the option, so a kiosk builder hears it before `systemctl reload`.
+    func testValidateWarnsWhatThePackagedUnitWouldRefuse() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let commands = "idle_off_s = 60\non_command = [\"/bin/true\"]\noff_command = [\"/bin/true\"]"
+        let lonely = try run(["validate", try board(dir, display: commands)])
+        XCTAssertEqual(lonely.status, 0, lonely.stderr)
+        XCTAssertTrue(
+            lonely.stderr.contains("warning:") && lonely.stderr.contains("--exec-by-agents")
+                && lonely.stderr.contains("display.on_command"), lonely.stderr)
+        let heard = try run(
+            ["validate", try board(dir, display: commands, socket: dir.appendingPathComponent("e.sock").path)])
+        XCTAssertEqual(heard.status, 0, heard.stderr)
+        XCTAssertEqual(heard.stderr, "")
+    }
+
     /// A missing backlight stops `run` before anything starts, naming the key and what exists.
     func testRunRefusesAMissingBacklight() throws {
         let dir = try makeTemporaryDirectory(self)

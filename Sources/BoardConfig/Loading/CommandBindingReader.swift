@@ -27,7 +27,10 @@ enum CommandBindingReader {
         for (index, table) in items {
             let name: String? = if case .string(let s)? = table["recognizer"] { s } else { nil }
             var r = TableReader(table, path: itemPath("binding", index, name: name))
-            if let b = readOne(&r, targets: targets, &log) { out.append(b) }
+            if var b = readOne(&r, targets: targets, &log) {
+                b.boardIndex = index
+                out.append(b)
+            }
         }
         return out
     }

@@ -46,11 +46,15 @@ package struct CommandBindingDescription: Sendable, Equatable {
     /// The triggering state (default: recognized for discrete kinds, began for continuous ones).
     package var state: BindingState
     package var action: CommandAction
+    /// Its index in the board's `[[binding]]` list (GPIO bindings included), as messages name it
+    /// (`binding[3] "tap".command`).
+    package var boardIndex: Int
 
-    package init(recognizer: String, state: BindingState, action: CommandAction) {
+    package init(recognizer: String, state: BindingState, action: CommandAction, boardIndex: Int = 0) {
         self.recognizer = recognizer
         self.state = state
         self.action = action
+        self.boardIndex = boardIndex
     }
 }
 
