@@ -124,7 +124,8 @@ let package = Package(
         ),
         /// Fixtures shared by the test targets: repository root, temporary directories, a quiet
         /// logger, simulated board texts, collecting sinks, `waitFor`, the runner of the built
-        /// `touchwire` executable and of other programs (`findTool`, `runProcess`). Each test target re-exports it from its `TestSupport.swift`.
+        /// `touchwire` executable and of other programs (`findTool`, `runProcess`). Each test target
+        /// re-exports it from its `TestSupport.swift`.
         .target(
             name: "TouchwireTestSupport",
             dependencies: [
