@@ -123,8 +123,9 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         /// Fixtures shared by the test targets: repository root, temporary directories, a quiet
-        /// logger, simulated board texts, collecting sinks, `waitFor`, and the runner of the built
-        /// `touchwire` executable. Each test target re-exports it from its `TestSupport.swift`.
+        /// logger, simulated board texts, collecting sinks, `waitFor`, the runner of the built
+        /// `touchwire` executable and of other programs (`findTool`, `runProcess`). Each test target
+        /// re-exports it from its `TestSupport.swift`.
         .target(
             name: "TouchwireTestSupport",
             dependencies: [
@@ -135,19 +136,21 @@ let package = Package(
         .testTarget(
             name: "TouchPlotTests",
             dependencies: [
-                "touchwire", "TouchPlot", "TouchService", "TouchComposition", "TouchOutputs", "TouchLinux",
+                "TouchwireTestSupport", "touchwire", "TouchPlot", "TouchService", "TouchComposition", "TouchOutputs",
+                "TouchLinux",
                 "TouchTrace", "Gestures",
                 "BoardConfig", "TouchCore", "TouchSimulation",
             ]
         ),
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore"]),
         .testTarget(name: "TouchRingTests", dependencies: ["TouchRing"]),
-        .testTarget(name: "TouchTraceTests", dependencies: ["TouchTrace", "TouchCore"]),
+        .testTarget(name: "TouchTraceTests", dependencies: ["TouchTrace", "TouchCore", "TouchwireTestSupport"]),
         .testTarget(name: "TouchLinuxTests", dependencies: ["TouchLinux", "TouchCore", "TouchwireTestSupport"]),
         .testTarget(
             name: "TouchDriversTests",
             dependencies: [
-                "TouchDrivers", "TouchSimulation", "TouchTrace", "TouchService", "TouchComposition", "TouchRing",
+                "TouchwireTestSupport", "TouchDrivers", "TouchSimulation", "TouchTrace", "TouchService",
+                "TouchComposition", "TouchRing",
                 "BoardConfig",
             ]
         ),
@@ -157,8 +160,8 @@ let package = Package(
             dependencies: ["TouchSimulation", "TouchDrivers", "TouchTrace", "TouchCore", "TouchwireTestSupport"]
         ),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore"]),
-        .testTarget(name: "TouchOutputsTests", dependencies: ["TouchOutputs", "TouchLinux"]),
-        .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig"]),
+        .testTarget(name: "TouchOutputsTests", dependencies: ["TouchOutputs", "TouchLinux", "TouchwireTestSupport"]),
+        .testTarget(name: "BoardConfigTests", dependencies: ["BoardConfig", "TouchwireTestSupport"]),
         /// The pipeline itself: stages, rings hand-over, metrics, outputs, allocation counts (these
         /// need the malloc interposer).
         .testTarget(

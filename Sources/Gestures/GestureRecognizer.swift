@@ -21,6 +21,12 @@ open class GestureRecognizer {
     /// (docs/ARCHITECTURE.md, "Unchecked storage").
     @exclusivity(unchecked) final var fields = RecognizerFields()
 
+    /// The names a stroke event's `stroke` index selects from (`GestureEvent.stroke`, formats.md
+    /// §2's `"stroke"`), by index: a recognizer that matches gesture templates (a stroke, and a
+    /// checkmark, which is one) names them here; every other kind has none. The encoders' names
+    /// are built from it once per engine (`EngineBuilder.names`), never on the per-frame path.
+    open var strokeNames: [String] { [] }
+
     /// A length in pixels said in the board's own unit for `--explain`: points, through the
     /// engine's `pixelsPerPoint` ("10 pt", not the "8 px" the recognizer compares).
     public final func pointsDescription(_ pixels: Double) -> String {

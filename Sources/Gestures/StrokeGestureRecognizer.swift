@@ -29,6 +29,9 @@ open class StrokeGestureRecognizer: GestureRecognizer {
     /// The recognized stroke's score, 0…1.
     public private(set) var score = 0.0
 
+    /// The template set's gesture names: what `recognizedGesture`, and so its events' `stroke`, index.
+    open override var strokeNames: [String] { templates.names }
+
     /// The recognized gesture's name.
     public var recognizedName: String? {
         templates.names.indices.contains(recognizedGesture) ? templates.names[recognizedGesture] : nil

@@ -92,10 +92,12 @@ package enum EngineBuilder {
         }
     }
 
-    /// The names the encoders print for recognizer and region indices.
+    /// The names the encoders print for recognizer and region indices, and for a stroke event's
+    /// gesture: each recognizer's own `strokeNames` (empty but for the kinds whose events carry a
+    /// `stroke`), so no recognizer class is named here.
     package static func names(of engine: GestureEngine) -> EventNames {
         EventNames(
             recognizers: engine.recognizers.map(\.name), regions: engine.regions.map(\.name),
-            strokes: engine.recognizers.map { ($0 as? StrokeGestureRecognizer)?.templates.names ?? [] })
+            strokes: engine.recognizers.map(\.strokeNames))
     }
 }

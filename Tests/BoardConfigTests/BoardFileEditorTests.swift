@@ -91,8 +91,7 @@ final class BoardFileEditorTests: XCTestCase {
 
     /// The shipped boards: adding a calibration changes exactly one line.
     func testShippedBoardsGainExactlyOneLine() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("boards")
+        let root = repositoryRoot.appendingPathComponent("boards")
         for name in ["sim-demo.toml", "pi-ft6236.toml", "pi-gt911-7inch.toml", "pi-cst816s-round.toml"] {
             let path = root.appendingPathComponent(name).path
             let text = try String(contentsOfFile: path, encoding: .utf8)

@@ -49,8 +49,7 @@ final class DriverKeyTests: XCTestCase {
     }
 
     func testRealHardwareBoardsDescribeTheirWiring() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let root = repositoryRoot
         let expected: [(String, ControllerChip, UInt16)] = [
             ("pi-ft6236.toml", .ft6x36, 0x38), ("pi-gt911-7inch.toml", .gt911, 0x5D),
             ("pi-cst816s-round.toml", .cst816s, 0x15),

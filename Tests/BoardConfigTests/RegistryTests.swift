@@ -51,6 +51,45 @@ final class RegistryTests: XCTestCase {
         }
     }
 
+    /// The firmware example's generator (`mcu/gen-firmware-source`, a Python script that keeps its
+    /// own list of kinds) builds every registered kind: a board with one recognizer of each, valid
+    /// here, compiles to an engine setup with a recognizer per kind, and the generator exits 0 (it
+    /// refuses, by name, a kind it does not know). A kind added to `RecognizerKind` fails here until
+    /// the generator has its line (CONTRIBUTING.md, "Adding a gesture kind").
+    func testFirmwareGeneratorBuildsEveryGestureKind() throws {
+        guard let python = findTool("python3") else {
+            return XCTFail("python3 (3.11 or later, for tomllib) is needed to run mcu/gen-firmware-source")
+        }
+        var recognizers = ""
+        for kind in RecognizerKind.allCases {
+            recognizers += "[[recognizer]]\nname = \"\(kind.boardName)\"\nkind = \"\(kind.boardName)\"\n"
+            recognizers += "region = \"screen\"\n\n"
+        }
+        let text = TestBoards.text(recognizers: recognizers)
+        let board = try TestBoards.load(text)
+        XCTAssertEqual(board.recognizers.map(\.recognizerKind), RecognizerKind.allCases)
+        let dir = try makeTemporaryDirectory(self)
+        let boardFile = dir.appendingPathComponent("every-kind.toml")
+        let traceFile = dir.appendingPathComponent("tap.jsonl")
+        try text.write(to: boardFile, atomically: true, encoding: .utf8)
+        try tapTrace.write(to: traceFile, atomically: true, encoding: .utf8)
+        let run = try runProcess(
+            python,
+            [
+                repositoryRoot.appendingPathComponent("mcu/gen-firmware-source").path, boardFile.path, traceFile.path,
+                dir.path,
+            ])
+        XCTAssertEqual(run.status, 0, "gen-firmware-source: \(run.stderr)")
+        guard run.status == 0 else { return }
+        XCTAssertEqual(run.stderr, "")
+        let swift = (try? String(contentsOf: dir.appendingPathComponent("Board.swift"), encoding: .utf8)) ?? ""
+        for (i, kind) in RecognizerKind.allCases.enumerated() {
+            XCTAssertTrue(
+                swift.contains("let recognizer\(i) = ") && swift.contains("(name: \"\(kind.boardName)\""),
+                "\(kind.boardName) has no recognizer in Board.swift:\n\(swift)")
+        }
+    }
+
     func testUnknownKindListsTheRegistry() {
         let issues = TestBoards.issues(recognizerBoard("lasso"))
         let message = issues.first { $0.keyPath.hasSuffix(".kind") }?.message ?? ""

@@ -103,8 +103,7 @@ final class EvdevFidelityTests: XCTestCase {
 
     /// The records of an evemu recording in `data/evemu/` with their times.
     func evemuEvents(_ file: String) throws -> [(Instant, InputEvent)] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let root = repositoryRoot
         let text = try String(contentsOf: root.appendingPathComponent("data/evemu/\(file)"), encoding: .utf8)
         return text.split(separator: "\n").compactMap { line in
             let f = line.split(separator: " ")

@@ -87,14 +87,6 @@ final class FocalTechDecoderTests: XCTestCase {
         XCTAssertEqual(r.rejectedInvalidID, 1)
     }
 
-    func testLiftRecordGivesNoContact() {
-        let r = decode(focalTechImage(count: 1, records: [record(event: 1, id: 0, x: 799, y: 479)]))
-        XCTAssertTrue(r.isValid)
-        XCTAssertTrue(r.frame.isEmpty)
-        let none = decode(focalTechImage(count: 1, records: [record(event: 3, id: 0, x: 1, y: 1)]))
-        XCTAssertTrue(none.frame.isEmpty)
-    }
-
     func testCountAboveMaxRejected() {
         let r = decode(
             focalTechImage(
@@ -137,34 +129,6 @@ final class FocalTechDecoderTests: XCTestCase {
         XCTAssertFalse(decode([]).isValid)
         XCTAssertFalse(decode([0, 0]).isValid)
         XCTAssertFalse(decode([0, 0, 2, 0x80, 1, 0x00]).isValid)  // count 2, records missing
-        // Every value of TD_STATUS with records that all repeat one byte, whole and truncated:
-        // only bits 3:0 count, more than 10 (or records missing) rejects the image, and the
-        // records decode to what their byte says. 0x00: press-down id 0 at (0,0), later copies
-        // are repeated ids; 0x80: contact id 8 at (128,128); 0x3F: id 3 at x 3903, off the
-        // panel; 0x7F lift-up, 0xC0 and 0xFF event "none": no contact.
-        let contactsFromOneRecord: [UInt8: Int] = [0x00: 1, 0x3F: 0, 0x7F: 0, 0x80: 1, 0xC0: 0, 0xFF: 0]
-        for status in 0...255 {
-            for (b, perRecord) in contactsFromOneRecord {
-                var bytes = [UInt8](repeating: b, count: 3 + 6 * 10)
-                bytes[2] = UInt8(status)
-                let count = status & 0x0F
-                let whole = decode(bytes, maxPoints: 10)
-                let what = "TD_STATUS \(status), records of \(b)"
-                XCTAssertEqual(whole.reportedCount, count, what)
-                XCTAssertEqual(whole.isValid, count <= 10, what)
-                XCTAssertEqual(whole.rejectedTooMany, count <= 10 ? 0 : 1, what)
-                XCTAssertEqual(whole.frame.count, count <= 10 ? min(count, perRecord) : 0, what)
-                if whole.isValid && count > 0 {
-                    let expected = (b == 0x00 || b == 0x80 ? count - 1 : 0, b == 0x3F ? count : 0)
-                    XCTAssertEqual(whole.rejectedInvalidID, expected.0, what)
-                    XCTAssertEqual(whole.rejectedOutOfPanel, expected.1, what)
-                }
-                let cut = Array(bytes.prefix(status % 20))
-                let short = decode(cut, maxPoints: 10)
-                let fits = cut.count >= 3 && count <= 10 && 3 + 6 * count <= cut.count
-                XCTAssertEqual(short.isValid, fits, "\(what), \(cut.count) bytes")
-                if !fits { XCTAssertTrue(short.frame.isEmpty, "\(what), \(cut.count) bytes") }
-            }
-        }
+        // Every TD_STATUS with records of one repeated byte: FocalTechRecordTests.
     }
 }

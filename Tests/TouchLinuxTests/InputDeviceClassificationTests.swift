@@ -12,8 +12,7 @@ final class InputDeviceClassificationTests: XCTestCase {
     /// The capabilities an evemu description declares: `P:` properties, `B: 00/01/03` event
     /// types, keys and absolute axes (8 bytes per line, lines of one type concatenated).
     func capabilities(_ file: String) throws -> InputDeviceCapabilities {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let root = repositoryRoot
         let text = try String(
             contentsOf: root.appendingPathComponent("data/evemu/\(file)"), encoding: .utf8)
         var name = ""

@@ -39,7 +39,7 @@ final class BinaryFrameTests: XCTestCase {
             "A5 5A 01 01 07 00 26 90 D0 03 00 02 02 03 01 01 00 29 A4 00 00 C0 5D 00 00 E9 07 00 00 A2 FE FF FF "
                 + "62 3D 01 00 50 C9 FF FF 03 70 61 6E 62 A4")
         // And the document really shows them.
-        let doc = (try? String(contentsOfFile: repositoryRootPath + "/docs/PROTOCOL.md", encoding: .utf8)) ?? ""
+        let doc = (try? String(contentsOfFile: repositoryRoot.path + "/docs/PROTOCOL.md", encoding: .utf8)) ?? ""
         XCTAssertTrue(doc.contains("64 6F 75 62 6C 65 2D 74 61 70   \"double-tap\""), "PROTOCOL.md example 1")
         XCTAssertTrue(doc.contains("62 A4                                CRC 0xA462"), "PROTOCOL.md example 2")
     }
@@ -66,10 +66,3 @@ final class BinaryFrameTests: XCTestCase {
         XCTAssertEqual(Array(payload[30..<34]), [0x00, 0x00, 0x00, 0x80], "Int32.min")
     }
 }
-
-/// The repository root (`Tests/TouchOutputsTests/BinaryFrameTests.swift` → three levels up).
-let repositoryRootPath: String = {
-    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)
-    return parts.joined(separator: "/")
-}()

@@ -12,14 +12,16 @@ final class CFrameDecoderTests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
         let binary = dir.appendingPathComponent("decode").path
-        let compile = try runTool(
-            "cc",
+        guard let cc = findTool("cc") else {
+            throw XCTSkip("no C compiler (cc) on this machine; the MCU header was not tested")
+        }
+        let compile = try runProcess(
+            cc,
             [
-                "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I", repositoryRootPath + "/tools/mcu", "-o",
-                binary, repositoryRootPath + "/tools/mcu/touchwire_frame_test.c",
+                "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I", repositoryRoot.path + "/tools/mcu", "-o",
+                binary, repositoryRoot.path + "/tools/mcu/touchwire_frame_test.c",
             ])
-        guard let compile else { throw XCTSkip("no C compiler (cc) on this machine; the MCU header was not tested") }
-        XCTAssertEqual(compile.status, 0, "cc failed:\n\(compile.output)")
+        XCTAssertEqual(compile.status, 0, "cc failed:\n\(compile.output)\(compile.stderr)")
         guard compile.status == 0 else { return }
 
         let encoder = BinaryFrameEncoder(names: frameNames)
@@ -49,8 +51,8 @@ final class CFrameDecoderTests: XCTestCase {
         let input = dir.appendingPathComponent("frames.bin")
         try Data(stream).write(to: input)
 
-        let run = try XCTUnwrap(try runTool(binary, [input.path]))
-        XCTAssertEqual(run.status, 0, run.output)
+        let run = try runProcess(binary, [input.path])
+        XCTAssertEqual(run.status, 0, run.output + run.stderr)
         XCTAssertEqual(
             run.output.split(separator: "\n").map(String.init),
             [
@@ -70,24 +72,4 @@ final class CFrameDecoderTests: XCTestCase {
                 "frames=6 crc_errors=2 bad_version=0",
             ])
     }
-}
-
-/// Runs `tool` (found on PATH) and returns its status and combined output; nil when it cannot be started.
-func runTool(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String)? {
-    let process = Process()
-    if tool.hasPrefix("/") {
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-    } else {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-    }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    do { try process.run() } catch { return nil }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    if !tool.hasPrefix("/") && process.terminationStatus == 127 { return nil }  // env: not found
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }

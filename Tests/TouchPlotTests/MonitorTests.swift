@@ -79,9 +79,9 @@ final class MonitorTests: XCTestCase {
         let terminal = try PseudoTerminal()
         let subordinate = try XCTUnwrap(FileHandle(forUpdatingAtPath: terminal.subordinatePath))
         let process = Process()
-        process.executableURL = touchwireExecutable()
+        process.executableURL = touchwireExecutable
         process.arguments = ["monitor"] + arguments
-        process.currentDirectoryURL = plotRepositoryRoot
+        process.currentDirectoryURL = repositoryRoot
         process.standardOutput = subordinate
         let err = Pipe()
         process.standardError = err
@@ -186,7 +186,7 @@ final class MonitorTests: XCTestCase {
 
     func testMonitorNamesAMissingSocketItWasGiven() throws {
         let result = try runProcess(
-            touchwireExecutable().path,
+            touchwireExecutable.path,
             ["monitor", "--board", "boards/sim-demo.toml", "--socket", "/nonexistent/touchwire.sock", "--frames", "1"])
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(result.stderr.contains("/nonexistent/touchwire.sock: no service listening"), result.stderr)

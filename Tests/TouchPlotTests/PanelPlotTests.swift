@@ -100,12 +100,12 @@ final class PanelPlotTests: XCTestCase {
 
     /// The README's picture is what the command makes today, byte for byte.
     func testReadmePictureIsUpToDate() throws {
-        let trace = try TraceReader.read(path: plotRepositoryRoot.appendingPathComponent(ReadmePicture.trace).path)
+        let trace = try TraceReader.read(path: repositoryRoot.appendingPathComponent(ReadmePicture.trace).path)
         let board = try loadBoard(ReadmePicture.board)
         let recording = PlotRecording.record(trace: trace, engine: try EngineBuilder.build(board))
         let svg = PanelPlot.render(recording, window: PlotWindow(from: ReadmePicture.from, to: ReadmePicture.to))
         let committed = try String(
-            contentsOf: plotRepositoryRoot.appendingPathComponent(ReadmePicture.svg), encoding: .utf8)
+            contentsOf: repositoryRoot.appendingPathComponent(ReadmePicture.svg), encoding: .utf8)
         XCTAssertTrue(
             svg == committed,
             "docs/img/demo-trace.svg is stale; regenerate it with: touchwire plot \(ReadmePicture.trace) "
@@ -127,7 +127,7 @@ final class PanelPlotTests: XCTestCase {
         let dir = try makeTemporaryDirectory(self)
         let png = dir.appendingPathComponent("demo.png").path
         let render = try runProcess(
-            rsvg, [plotRepositoryRoot.appendingPathComponent(ReadmePicture.svg).path, "-o", png])
+            rsvg, [repositoryRoot.appendingPathComponent(ReadmePicture.svg).path, "-o", png])
         XCTAssertEqual(render.status, 0, render.stderr)
         let ppm = try runProcess(pngtopnm, ["-mix", "-background", "white", png])
         XCTAssertEqual(ppm.status, 0, ppm.stderr)

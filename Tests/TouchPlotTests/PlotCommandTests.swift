@@ -8,7 +8,7 @@ final class PlotCommandTests: XCTestCase {
         let dir = try makeTemporaryDirectory(self)
         let out = dir.appendingPathComponent("p.svg").path
         let result = try runProcess(
-            touchwireExecutable().path,
+            touchwireExecutable.path,
             [
                 "plot", ReadmePicture.trace, "--board", ReadmePicture.board, "--from", String(ReadmePicture.from),
                 "--to", String(ReadmePicture.to), "-o", out,
@@ -16,10 +16,10 @@ final class PlotCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let written = try String(contentsOfFile: out, encoding: .utf8)
         let committed = try String(
-            contentsOf: plotRepositoryRoot.appendingPathComponent(ReadmePicture.svg), encoding: .utf8)
+            contentsOf: repositoryRoot.appendingPathComponent(ReadmePicture.svg), encoding: .utf8)
         XCTAssertTrue(written == committed, "the command makes the README picture")
         let timeline = try runProcess(
-            touchwireExecutable().path,
+            touchwireExecutable.path,
             [
                 "plot", ReadmePicture.trace, "--board", ReadmePicture.board, "--from", "36400000", "--to", "42200000",
                 "--timeline",
@@ -33,12 +33,12 @@ final class PlotCommandTests: XCTestCase {
 
     func testBadInputGetsOneClearError() throws {
         let backwards = try runProcess(
-            touchwireExecutable().path,
+            touchwireExecutable.path,
             ["plot", ReadmePicture.trace, "--board", ReadmePicture.board, "--from", "5", "--to", "1"])
         XCTAssertNotEqual(backwards.status, 0)
         XCTAssertTrue(backwards.stderr.contains("--to (1) is before --from (5)"), backwards.stderr)
         let missing = try runProcess(
-            touchwireExecutable().path, ["plot", "no/such/trace.jsonl", "--board", ReadmePicture.board])
+            touchwireExecutable.path, ["plot", "no/such/trace.jsonl", "--board", ReadmePicture.board])
         XCTAssertNotEqual(missing.status, 0)
         XCTAssertTrue(missing.stderr.contains("no/such/trace.jsonl"), missing.stderr)
         XCTAssertEqual(missing.stderr.split(separator: "\n").count, 1, missing.stderr)

@@ -30,13 +30,13 @@ final class TimelinePlotTests: XCTestCase {
     /// ends before the bar does, never over the marker that ends it.
     func testTimelineAgreesWithExplainOnTheShippedDemoTrace() throws {
         let board = try loadBoard("boards/sim-demo.toml")
-        let trace = try TraceReader.read(path: plotRepositoryRoot.appendingPathComponent("traces/demo.jsonl").path)
+        let trace = try TraceReader.read(path: repositoryRoot.appendingPathComponent("traces/demo.jsonl").path)
         let engine = try EngineBuilder.build(board)
         var failures: [(Int64, String, String)] = []
         engine.diagnostics = { d in
             if d.kind == .failed { failures.append((d.time.microseconds, d.recognizer, d.message)) }
         }
-        TouchComposition.Replay.run(trace: trace, engine: engine, delivery: false, output: CapturingSink())
+        TouchComposition.Replay.run(trace: trace, engine: engine, delivery: false, output: CollectingSink())
         XCTAssertTrue(failures.contains { !$0.2.hasPrefix("failed") }, "a recognizer's own reason: \(failures)")
         let recording = PlotRecording.record(trace: trace, engine: try EngineBuilder.build(board))
         let svg = TimelinePlot.render(recording)

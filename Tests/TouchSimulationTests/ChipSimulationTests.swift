@@ -3,17 +3,8 @@ import TouchDrivers
 import TouchSimulation
 import XCTest
 
-/// A clock the test moves by hand; drivers sleep by advancing it (no real sleeping).
-final class TestClock {
-    let clock = ManualClock()
-    var now: Instant {
-        get { clock.now }
-        set { clock.now = newValue }
-    }
-    var timing: DriverTiming { DriverTiming(clock: clock) }
-}
-
-/// GT911 and CST816 drivers against their register-level models.
+/// GT911 and CST816 drivers against their register-level models, on a `ManualClock` the test
+/// moves by hand: the drivers sleep by advancing it (no real sleeping).
 final class ChipSimulationTests: XCTestCase {
     let rst = ControllerLine(id: GPIOLineID(chip: "sim-gpio", offset: 27), activeLow: true)
     let int = ControllerLine(id: GPIOLineID(chip: "sim-gpio", offset: 17), activeLow: false)
@@ -23,13 +14,13 @@ final class ChipSimulationTests: XCTestCase {
     /// A GT911 on a bus, its reset wired to the simulated GPIO chip the way the factory does.
     private func gt911(
         address: UInt16 = 0x5D, withINT: Bool, wrongAddress: Bool = false, waits: Bool = false
-    ) -> (SimulatedI2CBus, GT911Model, GT911Driver<SimulatedI2CBus>, SimulatedGPIO, TestClock) {
-        let clock = TestClock()
+    ) -> (SimulatedI2CBus, GT911Model, GT911Driver<SimulatedI2CBus>, SimulatedGPIO, ManualClock) {
+        let clock = ManualClock()
         let bus = SimulatedI2CBus()
-        let model = GT911Model(clock: clock.clock)
+        let model = GT911Model(clock: clock)
         model.wrongAddressAfterReset = wrongAddress
         bus.attach(model)
-        let gpio = SimulatedGPIO(clock: clock.clock)
+        let gpio = SimulatedGPIO(clock: clock)
         let int = self.int
         let rst = self.rst
         gpio.onOutputChange = { [unowned gpio, unowned model, unowned bus] id, active, _ in
@@ -44,7 +35,7 @@ final class ChipSimulationTests: XCTestCase {
         let driver = GT911Driver(
             bus: bus,
             configuration: .init(address: I2CAddress(address), panelWidth: 800, panelHeight: 480, waitsForReady: waits),
-            lines: lines, timing: clock.timing)
+            lines: lines, timing: DriverTiming(clock: clock))
         return (bus, model, driver, gpio, clock)
     }
 
@@ -124,19 +115,20 @@ final class ChipSimulationTests: XCTestCase {
     // MARK: CST816
 
     private func cst816(ignoresDisable: Bool, reset: Bool = true)
-        -> (CST816Model, CST816Driver<SimulatedI2CBus>, TestClock)
+        -> (CST816Model, CST816Driver<SimulatedI2CBus>, ManualClock)
     {
-        let clock = TestClock()
+        let clock = ManualClock()
         let bus = SimulatedI2CBus()
-        let model = CST816Model(clock: clock.clock)
+        let model = CST816Model(clock: clock)
         model.ignoresAutoSleepDisable = ignoresDisable
         bus.attach(model)
-        let gpio = SimulatedGPIO(clock: clock.clock)
+        let gpio = SimulatedGPIO(clock: clock)
         let rst = self.rst
         gpio.onOutputChange = { [unowned model] id, active, _ in if id == rst.id { model.setReset(active) } }
         let lines = ControllerLines(provider: gpio, interrupt: nil, reset: reset ? rst : nil)
         let driver = CST816Driver(
-            bus: bus, configuration: .init(panelWidth: 240, panelHeight: 240), lines: lines, timing: clock.timing)
+            bus: bus, configuration: .init(panelWidth: 240, panelHeight: 240), lines: lines,
+            timing: DriverTiming(clock: clock))
         return (model, driver, clock)
     }
 
@@ -185,12 +177,12 @@ final class ChipSimulationTests: XCTestCase {
         let bus = SimulatedI2CBus()
         let model = FT6x36Model()
         bus.attach(model)
-        let clock = TestClock()
-        let gpio = SimulatedGPIO(clock: clock.clock)
+        let clock = ManualClock()
+        let gpio = SimulatedGPIO(clock: clock)
         let lines = ControllerLines(provider: gpio, interrupt: int, reset: rst)
         let config = FT6x36Driver<SimulatedI2CBus>.Configuration(
             maxPoints: 2, panelWidth: 800, panelHeight: 480, interruptTrigger: false, reportRate: 0x3C)
-        let driver = FT6x36Driver(bus: bus, configuration: config, lines: lines, timing: clock.timing)
+        let driver = FT6x36Driver(bus: bus, configuration: config, lines: lines, timing: DriverTiming(clock: clock))
         try driver.start()
         XCTAssertEqual(
             model.interruptMode, FocalTechRegisters.interruptModeTrigger, "INT wired → trigger mode (0xA4)")

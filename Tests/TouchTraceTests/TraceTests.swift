@@ -128,9 +128,7 @@ final class TraceTests: XCTestCase {
     }
 
     func testRealUnistrokeTrace() throws {
-        // Tests/TouchDriversTests/TraceTests.swift → repo root → data/unistroke/s01.jsonl (in the repository).
-        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let repo = repositoryRoot
         let path = repo.appendingPathComponent("data/unistroke/s01.jsonl").path
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true).count
