@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(
             name: "TouchPlotTests",
             dependencies: [
-                "TouchwireTestSupport", "touchwire", "TouchPlot", "TouchService", "TouchComposition", "TouchOutputs",
+                "TouchwireTestSupport", "TouchPlot", "TouchService", "TouchComposition", "TouchOutputs",
                 "TouchLinux",
                 "TouchTrace", "Gestures",
                 "BoardConfig", "TouchCore", "TouchSimulation",
@@ -167,7 +167,7 @@ let package = Package(
         .testTarget(
             name: "TouchServiceTests",
             dependencies: [
-                "TouchwireTestSupport", "touchwire", "TouchService", "TouchComposition", "TouchSimulation",
+                "TouchwireTestSupport", "TouchService", "TouchComposition", "TouchSimulation",
                 "TouchLinux", "TouchTrace", "TouchOutputs", "TouchRing",
                 "BoardConfig", "Gestures", "TouchDrivers",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
@@ -188,7 +188,7 @@ let package = Package(
         .testTarget(
             name: "TouchwireCLITests",
             dependencies: [
-                "TouchwireTestSupport", "touchwire", "TouchComposition", "TouchService", "TouchSimulation",
+                "TouchwireTestSupport", "touchwire", "TouchComposition", "TouchService", "TouchSimulation", "TouchPlot",
                 "TouchLinux", "TouchTrace", "TouchOutputs", "TouchRing", "BoardConfig", "Gestures", "TouchDrivers",
                 "TouchCore", .product(name: "Logging", package: "swift-log"),
             ]

@@ -14,16 +14,8 @@ import XCTest
 #endif
 
 // The fixtures of this target only; the shared ones (repositoryRoot, makeTemporaryDirectory,
-// CollectingSink, findTool, runProcess, touchwireExecutable) come from TouchwireTestSupport.
-
-/// The arguments that made the README picture (docs/img/demo-trace.svg); README states the same command.
-enum ReadmePicture {
-    static let trace = "data/unistroke/s01.jsonl"
-    static let board = "docs/img/pen-board.toml"
-    static let from: Int64 = 36_400_000
-    static let to: Int64 = 42_200_000
-    static let svg = "docs/img/demo-trace.svg"
-}
+// CollectingSink, findTool, runProcess, touchwireExecutable, ReadmePicture, parseXML) come from
+// TouchwireTestSupport.
 
 /// The demo script as a trace on the 800 × 480 demo panel.
 func demoTrace() -> Trace {
@@ -42,25 +34,6 @@ func recordAndReplay(_ trace: Trace, board: BoardDescription) throws -> (PlotRec
     let sink = CollectingSink()
     TouchComposition.Replay.run(trace: trace, engine: try EngineBuilder.build(board), delivery: false, output: sink)
     return (recording, sink.lines)
-}
-
-/// Parses `svg` with Foundation's XMLParser; returns the elements' names and attributes in document order.
-func parseXML(_ svg: String, file: StaticString = #filePath, line: UInt = #line) -> [(String, [String: String])] {
-    final class Collector: NSObject, XMLParserDelegate {
-        var elements: [(String, [String: String])] = []
-        func parser(
-            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String]
-        ) {
-            elements.append((name, attributes))
-        }
-    }
-    let parser = XMLParser(data: Data(svg.utf8))
-    let collector = Collector()
-    parser.delegate = collector
-    let ok = parser.parse()
-    XCTAssertTrue(ok, "not well-formed XML: \(String(describing: parser.parserError))", file: file, line: line)
-    return collector.elements
 }
 
 /// `(t_us, recognizer, state)` of each JSON event line.
