@@ -21,7 +21,7 @@ import TouchService
 /// still going after `timeoutMilliseconds` gets SIGTERM, then SIGKILL one second later. Each run
 /// ends with one log line: the exit status (or signal) and what it wrote to stderr (≤ 4 KB).
 /// Programs get exactly `environment` (nothing of the service's) and, with a `user`, run through
-/// `setpriv --reuid --regid --init-groups` as that user.
+/// `setpriv --reuid --regid --init-groups` as that user, in its primary group.
 package final class CommandSpawner: @unchecked Sendable {
     /// One finished run, for logs and tests.
     package struct Run: Sendable, Equatable {
@@ -107,7 +107,9 @@ package final class CommandSpawner: @unchecked Sendable {
     /// The argv actually spawned for binding `index` (with the `setpriv` prefix for a `user`).
     package func spawnArguments(_ index: Int) -> [String] {
         guard let user else { return commands[index].argv }
-        return ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--init-groups", "--"] + commands[index].argv
+        // The user's primary group by number: a group named as the user may not exist, or be another.
+        let group = ChildProcess.primaryGroupID(of: user).map { "\($0)" } ?? user
+        return ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(group)", "--init-groups", "--"] + commands[index].argv
     }
 
     /// Runs program `index` on a short-lived thread restricted as the spawner thread is (no

@@ -152,10 +152,15 @@ package final class ChildProcess {
     }
 
     /// Whether a user account `name` exists (`getpwnam_r`).
-    package static func userExists(_ name: String) -> Bool {
+    package static func userExists(_ name: String) -> Bool { primaryGroupID(of: name) != nil }
+
+    /// The primary group of user `name` (`pw_gid` of `getpwnam_r`), nil when there is no such
+    /// user. A user's primary group need not carry the user's name (`nobody` is in `nogroup`).
+    package static func primaryGroupID(of name: String) -> gid_t? {
         var pw = passwd()
         var result: UnsafeMutablePointer<passwd>? = nil
         var buffer = [CChar](repeating: 0, count: 4096)
-        return getpwnam_r(name, &pw, &buffer, buffer.count, &result) == 0 && result != nil
+        guard getpwnam_r(name, &pw, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
+        return pw.pw_gid
     }
 }

@@ -130,6 +130,24 @@ final class CommandSpawnerTests: XCTestCase {
             ])
     }
 
+    /// Issue 30, class 6: `--regid` got the user's name as a group; `nobody`'s primary group is
+    /// `nogroup` on Debian, so setpriv failed on every run. The group goes by the number
+    /// `getpwnam` gives.
+    func testUserRunsInItsPrimaryGroupByNumber() throws {
+        var pw = passwd()
+        var found: UnsafeMutablePointer<passwd>? = nil
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwnam_r("nobody", &pw, &buffer, buffer.count, &found) == 0, found != nil else {
+            throw XCTSkip("no user nobody on this machine")
+        }
+        let s = CommandSpawner(
+            commands: [ExecCommand(argv: ["/bin/true"])], names: ["b"], environment: [:], user: "nobody",
+            clock: ManualClock(), log: { _ in })
+        XCTAssertEqual(
+            s.spawnArguments(0),
+            ["/usr/bin/setpriv", "--reuid=nobody", "--regid=\(pw.pw_gid)", "--init-groups", "--", "/bin/true"])
+    }
+
     /// Issue 30, class 6: a program gets no ambient capabilities (which would survive its exec,
     /// CAP_SYS_NICE under the unit) and runs with no_new_privs (no set-user-ID gain). The
     /// program reports its own /proc status.
