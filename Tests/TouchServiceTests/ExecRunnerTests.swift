@@ -220,7 +220,9 @@ final class ExecRunnerTests: XCTestCase {
         let b = try BoardLoader.parse(
             displayBoardText(socket: dir.appendingPathComponent("e.sock").path), file: "a.toml",
             directory: dir.path)
-        XCTAssertEqual(DisplayAgent.commands(of: b, bindings: .service)?.map(\.argv), [["/bin/true", "off"], ["/bin/true", "on"]])
+        XCTAssertEqual(
+            DisplayAgent.commands(of: b, bindings: .service)?.map(\.argv),
+            [["/bin/true", "off"], ["/bin/true", "on"]])
         XCTAssertNil(DisplayAgent.commands(of: b, bindings: .session), "the session agent would switch it too")
         let service = try Service(
             board: b, logger: quietLogger, settings: ServiceSettings(execByAgents: true), stdout: CollectingSink(),

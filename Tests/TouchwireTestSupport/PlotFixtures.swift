@@ -18,7 +18,8 @@ package enum ReadmePicture {
 }
 
 /// Parses `svg` with Foundation's XMLParser; returns the elements' names and attributes in document order.
-package func parseXML(_ svg: String, file: StaticString = #filePath, line: UInt = #line) -> [(String, [String: String])] {
+package func parseXML(_ svg: String, file: StaticString = #filePath, line: UInt = #line) -> [(String, [String: String])]
+{
     final class Collector: NSObject, XMLParserDelegate {
         var elements: [(String, [String: String])] = []
         func parser(
