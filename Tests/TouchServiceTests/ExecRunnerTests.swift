@@ -69,6 +69,17 @@ final class ExecRunnerTests: XCTestCase {
         XCTAssertEqual(runner.spawned.map(\.argv), [["/bin/true", "system"]])
     }
 
+    /// The error a service of `board` under `--exec-by-agents` stops with ("" when it starts).
+    func refusalUnderExecByAgents(_ board: BoardDescription) -> String {
+        do {
+            let service = try Service(
+                board: board, logger: quietLogger, settings: ServiceSettings(execByAgents: true),
+                stdout: CollectingSink(), devices: SimulatedOutputDevices(), clock: ManualClock())
+            service.close()
+            return ""
+        } catch { return "\(error)" }
+    }
+
     /// With `execByAgents` the service makes no runner at all (neither binding is its own);
     /// without it (bench use) it still runs the non-session binding itself.
     func testServiceWithExecByAgentsSpawnsNone() throws {
@@ -100,16 +111,10 @@ final class ExecRunnerTests: XCTestCase {
         let b = try BoardLoader.parse(
             boardText(socket: nil, programs: [["/bin/true"]], script: "tap.jsonl"), file: "a.toml",
             directory: dir.path)
-        XCTAssertThrowsError(
-            try Service(
-                board: b, logger: quietLogger, settings: ServiceSettings(execByAgents: true),
-                stdout: CollectingSink(), devices: SimulatedOutputDevices(), clock: ManualClock())
-        ) { error in
-            let text = "\(error)"
-            XCTAssertTrue(text.hasPrefix("a.toml: the exec binding of \"tap\" under "), text)
-            XCTAssertTrue(text.contains("--exec-by-agents"), text)
-            XCTAssertTrue(text.contains("type = \"socket\""), text)
-        }
+        let text = refusalUnderExecByAgents(b)
+        XCTAssertTrue(text.hasPrefix("a.toml: the exec binding of \"tap\" under "), text)
+        XCTAssertTrue(text.contains("--exec-by-agents"), text)
+        XCTAssertTrue(text.contains("type = \"socket\""), text)
         // The same board without the option runs its binding itself, as before.
         let service = try Service(
             board: b, logger: quietLogger, stdout: CollectingSink(), devices: SimulatedOutputDevices(),
@@ -119,15 +124,64 @@ final class ExecRunnerTests: XCTestCase {
         XCTAssertNil(ExecCheck.agentsCannotListen(none))
     }
 
-    /// Accepts the agent on `server` (waiting for it to connect) and sends it a tap.
-    func sendTap(_ server: UnixStreamServer) {
+    /// Waits for the agent to connect to `server` and accepts it.
+    func accept(_ server: UnixStreamServer) {
         XCTAssertTrue(
             waitFor(30) {
                 _ = server.acceptPending(limit: 4)
                 return !server.clients.isEmpty
             }, "the agent did not connect to \(server.path)")
-        let bytes = Array(Self.tapRecognized.utf8)
+    }
+
+    /// Sends `line` to the agent connected to `server`.
+    func send(_ line: String, to server: UnixStreamServer) {
+        let bytes = Array(line.utf8)
         _ = bytes.withUnsafeBytes { server.send($0, toClient: 0) }
+    }
+
+    /// Accepts the agent on `server` (waiting for it to connect) and sends it a tap.
+    func sendTap(_ server: UnixStreamServer) {
+        accept(server)
+        send(Self.tapRecognized, to: server)
+    }
+
+    /// A system runner's supervisor of the board at `boardPath`, its runners recording twins kept
+    /// in `made`, running on a thread of its own until `stop()` (or the test's end).
+    final class Background: @unchecked Sendable {
+        let made = Made()
+        let flag = Flag()
+        let finished = DispatchSemaphore(value: 0)
+        let reason = Mutex<String?>(nil)
+        private(set) var ended = false
+
+        /// Stops the supervisor and waits for its thread; true when it ended in time.
+        @discardableResult
+        func stop() -> Bool {
+            flag.stop.store(true, ordering: .relaxed)
+            if !ended { ended = finished.wait(timeout: .now() + 30) == .success }
+            return ended
+        }
+    }
+
+    func startSupervisor(boardPath: String, socket: String) throws -> Background {
+        let background = Background()
+        let made = background.made
+        let supervisor = AgentSupervisor(
+            board: try BoardLoader.load(path: boardPath), boardPath: boardPath, socket: socket, bindings: .service,
+            clock: FrozenClock(),
+            makeRunner: { _, commands, _ in
+                let r = RecordingCommandRunner(invocations: commands.map { ($0.argv, []) })
+                made.runners.withLock { $0.append(r) }
+                return r
+            }, log: { line in made.logs.withLock { $0.append(line) } })
+        let running = Running(supervisor)
+        DispatchQueue.global().async {
+            let r = running.supervisor.run(stop: background.flag.stop)
+            background.reason.withLock { $0 = r }
+            background.finished.signal()
+        }
+        addTeardownBlock { background.stop() }
+        return background
     }
 
     /// The socket goes away (a reload or restart) and comes back with a changed board: the agent
@@ -140,29 +194,8 @@ final class ExecRunnerTests: XCTestCase {
         let socket = dir.appendingPathComponent("events.sock").path
         try boardText(socket: socket, programs: [["/bin/true", "one"]])
             .write(to: boardURL, atomically: true, encoding: .utf8)
-        let first = try BoardLoader.load(path: boardURL.path)
-        let made = Made()
-        let supervisor = AgentSupervisor(
-            board: first, boardPath: boardURL.path, socket: socket, bindings: .service, clock: FrozenClock(),
-            makeRunner: { _, commands, _ in
-                let r = RecordingCommandRunner(invocations: commands.map { ($0.argv, []) })
-                made.runners.withLock { $0.append(r) }
-                return r
-            }, log: { line in made.logs.withLock { $0.append(line) } })
-        let flag = Flag()
-        let finished = DispatchSemaphore(value: 0)
-        let reason = Mutex<String?>(nil)
-        let running = Running(supervisor)
-        DispatchQueue.global().async {
-            let r = running.supervisor.run(stop: flag.stop)
-            reason.withLock { $0 = r }
-            finished.signal()
-        }
-        var ended = false
-        defer {
-            flag.stop.store(true, ordering: .relaxed)
-            if !ended { _ = finished.wait(timeout: .now() + 30) }
-        }
+        let background = try startSupervisor(boardPath: boardURL.path, socket: socket)
+        let made = background.made
 
         var server = try UnixStreamServer(path: socket, mode: 0o600, group: nil)
         sendTap(server)
@@ -190,10 +223,8 @@ final class ExecRunnerTests: XCTestCase {
         XCTAssertEqual(made.all.count, 2, "a board that failed to load replaced the bindings")
         XCTAssertTrue(made.log.contains { $0.contains("not reloaded; the previous bindings stay") }, "\(made.log)")
 
-        flag.stop.store(true, ordering: .relaxed)
-        XCTAssertEqual(finished.wait(timeout: .now() + 30), .success)
-        ended = true
-        XCTAssertEqual(reason.withLock { $0 }, "stopped")
+        XCTAssertTrue(background.stop())
+        XCTAssertEqual(background.reason.withLock { $0 }, "stopped")
         server.close()
     }
 
@@ -234,14 +265,8 @@ final class ExecRunnerTests: XCTestCase {
         guard case .agent = screen.output else { return XCTFail("the service runs the screen's commands itself") }
 
         let lonely = try BoardLoader.parse(displayBoardText(socket: nil), file: "b.toml", directory: dir.path)
-        XCTAssertThrowsError(
-            try Service(
-                board: lonely, logger: quietLogger, settings: ServiceSettings(execByAgents: true),
-                stdout: CollectingSink(), devices: SimulatedOutputDevices(), clock: ManualClock())
-        ) { error in
-            let text = "\(error)"
-            XCTAssertTrue(text.hasPrefix("b.toml: display.on_command/off_command under `run --exec-by-agents`"), text)
-        }
+        let text = refusalUnderExecByAgents(lonely)
+        XCTAssertTrue(text.hasPrefix("b.toml: display.on_command/off_command under `run --exec-by-agents`"), text)
     }
 
     /// The runner keeps the screen's promise across a reload: `off` runs `off_command`; the
@@ -252,40 +277,13 @@ final class ExecRunnerTests: XCTestCase {
         let boardURL = dir.appendingPathComponent("board.toml")
         let socket = dir.appendingPathComponent("events.sock").path
         try displayBoardText(socket: socket).write(to: boardURL, atomically: true, encoding: .utf8)
-        let made = Made()
-        let supervisor = AgentSupervisor(
-            board: try BoardLoader.load(path: boardURL.path), boardPath: boardURL.path, socket: socket,
-            bindings: .service, clock: FrozenClock(),
-            makeRunner: { _, commands, _ in
-                let r = RecordingCommandRunner(invocations: commands.map { ($0.argv, []) })
-                made.runners.withLock { $0.append(r) }
-                return r
-            }, log: { line in made.logs.withLock { $0.append(line) } })
-        let flag = Flag()
-        let finished = DispatchSemaphore(value: 0)
-        let running = Running(supervisor)
-        DispatchQueue.global().async {
-            _ = running.supervisor.run(stop: flag.stop)
-            finished.signal()
-        }
-        var ended = false
-        defer {
-            flag.stop.store(true, ordering: .relaxed)
-            if !ended { _ = finished.wait(timeout: .now() + 30) }
-        }
+        let background = try startSupervisor(boardPath: boardURL.path, socket: socket)
+        let made = background.made
         /// The screen's runner: the second the agent made (the first runs the exec bindings).
         func screen() -> [[String]] { made.all.count >= 2 ? made.all[1].spawned.map(\.argv) : [] }
-        func send(_ line: String, to server: UnixStreamServer) {
-            let bytes = Array(line.utf8)
-            _ = bytes.withUnsafeBytes { server.send($0, toClient: 0) }
-        }
 
         var server = try UnixStreamServer(path: socket, mode: 0o600, group: nil)
-        XCTAssertTrue(
-            waitFor(30) {
-                _ = server.acceptPending(limit: 4)
-                return !server.clients.isEmpty
-            })
+        accept(server)
         send(Self.displayLine("off"), to: server)
         XCTAssertTrue(waitFor(30) { screen().count == 1 }, "\(made.log)")
         XCTAssertEqual(screen(), [["/bin/true", "off"]])
@@ -295,19 +293,13 @@ final class ExecRunnerTests: XCTestCase {
         XCTAssertEqual(screen().last, ["/bin/true", "on"])
 
         server = try UnixStreamServer(path: socket, mode: 0o600, group: nil)
-        XCTAssertTrue(
-            waitFor(30) {
-                _ = server.acceptPending(limit: 4)
-                return !server.clients.isEmpty
-            })
+        accept(server)
         send(Self.displayLine("off"), to: server)
         XCTAssertTrue(waitFor(30) { screen().count == 3 }, "no off_command after reconnecting: \(made.log)")
         XCTAssertEqual(screen().last, ["/bin/true", "off"])
         XCTAssertEqual(made.all.count, 2, "an unchanged board made new runners")
 
-        flag.stop.store(true, ordering: .relaxed)
-        XCTAssertEqual(finished.wait(timeout: .now() + 30), .success)
-        ended = true
+        XCTAssertTrue(background.stop())
         XCTAssertEqual(screen().last, ["/bin/true", "on"], "stopping the agent left the screen dark")
         server.close()
     }
