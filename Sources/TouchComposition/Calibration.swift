@@ -168,7 +168,7 @@ package final class CalibrationSession {
         let virtual = board.controller?.bus == .simulated
         let clock = clock ?? (virtual ? ManualClock() : SystemClock.shared)
         let parts = try ServiceParts(
-            board: board, logger: CalibrationLog.logger(log),
+            board: board, logger: ForwardingLogger.make(label: "touchwire-calibrate", log),
             settings: ServiceSettings(observeOnly: true, capture: CalibrationCapture(targets: points)), clock: clock)
         self.board = board
         self.targets = targets
@@ -264,30 +264,4 @@ package final class CalibrationSession {
 
     /// The least-squares fit of the presses so far (all targets once complete).
     package func fit() throws(CalibrationError) -> CalibrationFit { try CalibrationSolver.solve(pairs) }
-}
-
-/// The pipeline's log lines during calibration, handed to the session's `log` (the command
-/// prints them on stderr as it always has).
-enum CalibrationLog {
-    static func logger(_ log: @escaping (String) -> Void) -> Logger {
-        let box = Box(log)
-        return Logger(label: "touchwire-calibrate") { _ in Handler(box: box) }
-    }
-
-    /// @unchecked Sendable: only the calibrating thread logs (the service's threads never run).
-    final class Box: @unchecked Sendable {
-        let log: (String) -> Void
-        init(_ log: @escaping (String) -> Void) { self.log = log }
-    }
-
-    struct Handler: LogHandler {
-        let box: Box
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .notice
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) { box.log("\(event.message)") }
-    }
 }

@@ -291,18 +291,5 @@ final class MonitorNotes: @unchecked Sendable {
     var last: String? { all.last }
     func append(_ note: String) { all.append(note) }
 
-    var logger: Logger {
-        Logger(label: "touchwire-monitor") { [self] _ in Handler(notes: self) }
-    }
-
-    struct Handler: LogHandler {
-        let notes: MonitorNotes
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .notice
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) { notes.append("\(event.message)") }
-    }
+    var logger: Logger { ForwardingLogger.make(label: "touchwire-monitor") { [self] in append($0) } }
 }
