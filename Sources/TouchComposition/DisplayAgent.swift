@@ -33,10 +33,18 @@ package final class DisplayAgent: Sendable {
         screen = DisplaySwitch(output: .commands(runner), log: log)
     }
 
-    /// Acts on one line of the stream; true when it was a `display` line.
+    /// What the agent asks the service as it connects (formats.md §6): the reply tells the
+    /// screen's state now, so an agent started (or reconnected) while the screen is off switches
+    /// it off too, instead of waiting for the next change.
+    package static let statusRequest = Array("display status\n".utf8)
+
+    /// Acts on one line of the stream; true when it was a `display` line or the reply to
+    /// `statusRequest`.
     @discardableResult
     package func handle(_ line: Substring) -> Bool {
-        guard let name = MonitorEvent.displayState(line) else { return false }
+        guard let name = MonitorEvent.displayState(line) ?? MonitorEvent.displayStatusReply(line) else {
+            return false
+        }
         let state: DisplayState =
             switch name {
             case "off": .off

@@ -81,6 +81,10 @@ package final class SessionAgent {
     {
         var reader = MonitorLineReader()
         var buffer = [UInt8](repeating: 0, count: 4096)
+        // The screen's state now: the stream only carries its changes.
+        // A service already gone refuses the request (EPIPE): what it wrote before is still read
+        // below, then the end of the stream, which says so.
+        if display != nil { _ = try? connection.write(DisplayAgent.statusRequest) }
         while !stop.load(ordering: .relaxed) {
             var failure: UnixConnectionError?
             let n = buffer.withUnsafeMutableBytes { raw -> Int? in

@@ -91,16 +91,20 @@ package struct UnixStreamConnection: ~Copyable, Sendable {
         }
     }
 
-    /// Writes all of `bytes` (a request line). The corresponding C function is `write`.
+    /// Writes all of `bytes` (a request line). A service that has gone gives EPIPE, never
+    /// SIGPIPE, whatever the process does with that signal. The corresponding C function is
+    /// `send` (`MSG_NOSIGNAL`).
     package func write(_ bytes: [UInt8]) throws(UnixConnectionError) {
         var offset = 0
         while offset < bytes.count {
-            let result = bytes.withUnsafeBytes { raw in
-                system_write(handle.rawValue, UnsafeRawBufferPointer(rebasing: raw[offset...]))
+            let n = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return Glibc.send(handle.rawValue, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
             }
-            switch result {
-            case .success(let n): offset += n
-            case .failure(let e): throw .failed(path: path, operation: "write", errno: e)
+            if n >= 0 {
+                offset += n
+            } else if errno != EINTR {
+                throw .failed(path: path, operation: "write", errno: Errno(rawValue: errno))
             }
         }
     }

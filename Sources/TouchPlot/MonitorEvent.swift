@@ -44,6 +44,15 @@ package struct MonitorEvent: Sendable, Equatable {
         return state
     }
 
+    /// The screen's state in a reply to `display status` (`{"reply":"status","display":"off",…}`,
+    /// formats.md §6), or nil when the line is not one.
+    package static func displayStatusReply(_ line: Substring) -> String? {
+        guard value(of: "reply", in: line) == "status", let state = value(of: "display", in: line),
+            ["on", "dimmed", "off"].contains(state)
+        else { return nil }
+        return state
+    }
+
     /// Appends `event` to the last-gestures list `recent`, keeping at most `limit`. A `changed`
     /// right after a `changed` of the same recognizer replaces it, so a running pan is one line.
     package static func append(_ event: MonitorEvent, to recent: inout [MonitorEvent], limit: Int = 8) {

@@ -74,9 +74,71 @@ final class DisplayAgentTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("on-ran").path))
     }
 
+    /// An agent that connects while the screen is already off asks `display status` and runs
+    /// off_command on the reply, instead of leaving the screen lit until the next change (while
+    /// the service, thinking it dark, swallows the next touch as a wake touch).
+    func testAgentAsksTheScreensStateAsItConnects() throws {
+        let dir = try makeTemporaryDirectory(self)
+        try tapTrace.write(to: dir.appendingPathComponent("tap.jsonl"), atomically: true, encoding: .utf8)
+        let socketPath = dir.appendingPathComponent("events.sock").path
+        let b = try board(socket: socketPath, directory: dir.path)
+        let runner = try recordingRunner(b)
+        let agent = SessionAgent(board: b, runner: RecordingCommandRunner(invocations: []))
+        agent.display = DisplayAgent(runner: runner, log: { _ in })
+        let server = try UnixStreamServer(path: socketPath, mode: 0o600, group: nil)
+        defer { server.close() }
+        let connection = try UnixStreamConnection(connectingTo: socketPath)
+        XCTAssertTrue(
+            waitFor(30) {
+                _ = server.acceptPending(limit: 1)
+                return !server.clients.isEmpty
+            })
+        let flag = Flag()
+        let done = DispatchSemaphore(value: 0)
+        let serving = Serving(agent, connection)
+        DispatchQueue.global().async {
+            _ = try? serving.agent.serve(serving.connection, stop: flag.stop)
+            done.signal()
+        }
+        defer {
+            flag.stop.store(true, ordering: .relaxed)
+            _ = done.wait(timeout: .now() + 30)
+        }
+        var request: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 256)
+        XCTAssertTrue(
+            waitFor(30) {
+                if let n = buffer.withUnsafeMutableBytes({ server.receive(fromClient: 0, into: $0) }), n > 0 {
+                    request += buffer[..<n]
+                }
+                return request.contains(UInt8(ascii: "\n"))
+            }, "the agent asked nothing")
+        XCTAssertEqual(String(decoding: request, as: UTF8.self), "display status\n")
+        let reply = Array(
+            (#"{"reply":"status","display":"off","cause":"idle","keep_awake":false,"changes":1,"offs":1,"#
+                + #""touch_wakes":0,"swallowed_touches":0}"# + "\n").utf8)
+        _ = reply.withUnsafeBytes { server.send($0, toClient: 0) }
+        XCTAssertTrue(
+            waitFor(30) {
+                agent.display?.screen.applyPending()
+                return runner.spawned.count == 1
+            }, "no off_command on a status reply of off")
+        XCTAssertEqual(runner.spawned.map(\.binding), [0])
+    }
+
+    /// The agent and its connection, handed to the thread that serves it (only that thread uses them).
+    final class Serving: @unchecked Sendable {
+        let agent: SessionAgent
+        let connection: UnixStreamConnection
+        init(_ agent: SessionAgent, _ connection: consuming UnixStreamConnection) {
+            self.agent = agent
+            self.connection = connection
+        }
+    }
+
     /// `off` runs off_command, `on` on_command, `dimmed` nothing (as the service's switch does);
-    /// gesture lines and replies are not display lines. A stream ending with the screen on runs
-    /// nothing more.
+    /// gesture lines and replies other than `display status`'s are not display lines. A stream
+    /// ending with the screen on runs nothing more.
     func testDisplayLinesRunTheirCommandsAndNothingElseDoes() throws {
         let dir = try makeTemporaryDirectory(self)
         try tapTrace.write(to: dir.appendingPathComponent("tap.jsonl"), atomically: true, encoding: .utf8)
@@ -88,7 +150,8 @@ final class DisplayAgentTests: XCTestCase {
             return display.handle(line[...])
         }
         XCTAssertFalse(apply(#"{"t_us":1,"recognizer":"tap","state":"recognized","x":1,"y":2}"#))
-        XCTAssertFalse(apply(#"{"reply":"status","display":"off","cause":"idle","keep_awake":false}"#))
+        XCTAssertFalse(apply(#"{"reply":"ok"}"#))
+        XCTAssertFalse(apply(#"{"reply":"error","message":"display off"}"#))
         XCTAssertFalse(apply("garbage"))
         XCTAssertEqual(runner.spawned.count, 0)
         XCTAssertTrue(apply(#"{"t_us":1050000,"display":"off","cause":"idle"}"#))
