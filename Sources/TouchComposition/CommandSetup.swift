@@ -69,7 +69,7 @@ package enum ExecCheck {
     /// board without a socket output (the agents read events from it), as one line naming the
     /// file and the binding or key; nil when the board has neither or has a socket output.
     package static func agentsCannotListen(_ board: BoardDescription) -> String? {
-        guard !board.outputs.contains(where: { if case .socket = $0 { true } else { false } }) else { return nil }
+        guard !board.outputs.includesEventSocket else { return nil }
         for b in board.commandBindings {
             guard case .exec = b.action else { continue }
             return "\(board.location): the exec binding of \"\(b.recognizer)\" under "

@@ -181,7 +181,7 @@ package enum BoardLoader {
             }
         }
 
-        if display?.runsInSession == true, !outputs.contains(where: { $0.type == .socket }) {
+        if display?.runsInSession == true, !outputs.includesEventSocket {
             log.add(
                 "display.session",
                 "session = true needs an [[output]] type = \"socket\": touchwire agent reads the screen's "

@@ -68,7 +68,7 @@ enum OutputReader {
                 }
             }
         }
-        if let at = webSocketAt, !outputs.contains(where: { if case .socket = $0 { true } else { false } }) {
+        if let at = webSocketAt, !outputs.includesEventSocket {
             log.add(
                 "output[\(at)].type",
                 "a websocket output is served by touchwire-web from the board's event socket: "

@@ -17,6 +17,12 @@ package enum OutputDescription: Sendable, Equatable {
     }
 }
 
+extension Sequence<OutputDescription> {
+    /// Whether one of them is the event socket (`type = "socket"`), which `touchwire agent` and the
+    /// WebSocket bridge read.
+    package var includesEventSocket: Bool { contains { $0.type == .socket } }
+}
+
 /// A Unix stream socket sink (`[[output]] type = "socket"`).
 package struct SocketOutputDescription: Sendable, Equatable {
     /// Absolute path of the socket (default `/run/touchwire/events.sock`).
