@@ -18,59 +18,13 @@ final class SocketSinkTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// A test client: a connected, blocking Unix stream socket.
-    final class Client {
-        let fd: CInt
-        init(path: String) throws {
-            fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                for (i, b) in path.utf8.enumerated() { raw[i] = b }
-            }
-            let r = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
-            if r != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        }
-        deinit { close(fd) }
-
-        /// Reads until `count` bytes or end of stream (a 5 s receive timeout guards a broken test).
-        func read(count: Int) -> [UInt8] {
-            var tv = timeval(tv_sec: 5, tv_usec: 0)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-            var out: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while out.count < count {
-                let n = recv(fd, &buffer, min(buffer.count, count - out.count), 0)
-                if n <= 0 { break }
-                out += buffer[0..<n]
-            }
-            return out
-        }
-
-        /// True when the server closed the connection (after the queued bytes are read).
-        func isClosedByServer() -> Bool {
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            var tv = timeval(tv_sec: 5, tv_usec: 0)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-            while true {
-                let n = recv(fd, &buffer, buffer.count, 0)
-                if n == 0 { return true }
-                if n < 0 { return errno == ECONNRESET }
-            }
-        }
-    }
-
     func line(_ i: Int) -> [UInt8] { Array(#"{"t_us":\#(i),"recognizer":"tap"}"#.utf8) + [10] }
 
     func testEveryClientReceivesTheSameLines() throws {
         let path = directory + "/events.sock"
         let sink = SocketSink(server: try UnixStreamServer(path: path, mode: 0o660, group: nil), log: { _ in })
-        let a = try Client(path: path)
-        let b = try Client(path: path)
+        let a = try SocketTestClient(path: path)
+        let b = try SocketTestClient(path: path)
         sink.flush()
         XCTAssertEqual(sink.clientCount, 2)
         let lines = (0..<3).map(line)
@@ -79,7 +33,7 @@ final class SocketSinkTests: XCTestCase {
         XCTAssertEqual(a.read(count: expected.count), expected)
         XCTAssertEqual(b.read(count: expected.count), expected)
         // A client that connects later gets the lines from then on.
-        let c = try Client(path: path)
+        let c = try SocketTestClient(path: path)
         sink.write(line(3))
         XCTAssertEqual(c.read(count: line(3).count), line(3))
         XCTAssertEqual(sink.slowClientsDropped, 0)
@@ -91,10 +45,10 @@ final class SocketSinkTests: XCTestCase {
         let path = directory + "/events.sock"
         let server = try UnixStreamServer(path: path, mode: 0o600, group: nil)
         let sink = SocketSink(server: server, log: { _ in })
-        let stuck = try Client(path: path)
+        let stuck = try SocketTestClient(path: path)
         sink.flush()
         server.setSendBuffer(client: 0, bytes: 4096)
-        let reader = try Client(path: path)
+        let reader = try SocketTestClient(path: path)
         sink.flush()
         XCTAssertEqual(sink.clientCount, 2)
         var expected: [UInt8] = []
@@ -114,7 +68,7 @@ final class SocketSinkTests: XCTestCase {
     func testClientThatLeavesIsRemovedQuietly() throws {
         let path = directory + "/events.sock"
         let sink = SocketSink(server: try UnixStreamServer(path: path, mode: 0o660, group: nil), log: { _ in })
-        var client: Client? = try Client(path: path)
+        var client: SocketTestClient? = try SocketTestClient(path: path)
         sink.flush()
         XCTAssertEqual(sink.clientCount, 1)
         client = nil
@@ -132,7 +86,7 @@ final class SocketSinkTests: XCTestCase {
         let path = directory + "/events.sock"
         var old: SocketSink? = SocketSink(
             server: try UnixStreamServer(path: path, mode: 0o660, group: nil), log: { _ in })
-        let client = try Client(path: path)
+        let client = try SocketTestClient(path: path)
         old?.flush()
         XCTAssertEqual(old?.clientCount, 1)
         old?.close()
@@ -144,7 +98,7 @@ final class SocketSinkTests: XCTestCase {
         old = nil  // the old server's deinit must not unlink the new socket
         _ = old
         XCTAssertTrue(FileManager.default.fileExists(atPath: path), "the new socket file stays")
-        let again = try Client(path: path)
+        let again = try SocketTestClient(path: path)
         next.write(line(1))
         XCTAssertEqual(again.read(count: line(1).count), line(1))
     }
@@ -165,14 +119,7 @@ final class SocketSinkTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path), "the socket file is removed with the server")
         // A stale socket file (nobody listens) is replaced.
         let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        _ = withUnixSocketAddress(path) { bind(stale, $0, $1) }
         close(stale)
         XCTAssertTrue(FileManager.default.fileExists(atPath: path))
         XCTAssertNoThrow(try UnixStreamServer(path: path, mode: 0o660, group: nil))
@@ -199,26 +146,14 @@ final class SocketSinkTests: XCTestCase {
         let path = directory + "/busy.sock"
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(listener) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-        XCTAssertEqual(
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }, 0)
+        XCTAssertEqual(withUnixSocketAddress(path) { bind(listener, $0, $1) }, 0)
         XCTAssertEqual(listen(listener, 0), 0)
         var fillers: [CInt] = []
         defer { for f in fillers { close(f) } }
         for _ in 0..<64 {  // never accepted: the backlog fills
             let f = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
             fillers.append(f)
-            let r = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(f, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
+            let r = withUnixSocketAddress(path) { connect(f, $0, $1) }
             if r != 0 && errno == EAGAIN { break }
         }
         // A guard against the hang, not a verdict on speed: the old check never returned.
@@ -250,7 +185,7 @@ final class SocketSinkTests: XCTestCase {
         XCTAssertEqual(st.st_mode & 0o777, 0o660, "the umask does not narrow the mode")
         XCTAssertEqual(st.st_gid, 0)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["events.sock"], "no debris")
-        let client = try Client(path: path)
+        let client = try SocketTestClient(path: path)
         _ = client
         server.close()
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))

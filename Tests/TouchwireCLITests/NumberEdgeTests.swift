@@ -171,14 +171,8 @@ extension TouchwireCommandLine {
     func runMonitor(
         socket: String, server: UnixStreamServer, frames: Int, lines: [String], board: String? = nil
     ) throws -> TouchwireRun {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["monitor", "--board", board ?? demoBoard, "--socket", socket, "--frames", String(frames)]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let monitor = try start(
+            ["monitor", "--board", board ?? demoBoard, "--socket", socket, "--frames", String(frames)])
         var waited = 0
         while server.clients.isEmpty && waited < 400 {  // a guard, not a verdict
             server.acceptPending(limit: 4)
@@ -188,14 +182,6 @@ extension TouchwireCommandLine {
         XCTAssertEqual(server.clients.count, 1, "the monitor never connected")
         let text = Array(lines.map { $0 + "\n" }.joined().utf8)
         if !server.clients.isEmpty { _ = text.withUnsafeBytes { server.send($0, toClient: 0) } }
-        let deadline = Date().addingTimeInterval(20)
-        while process.isRunning && Date() < deadline { usleep(50_000) }
-        if process.isRunning { process.terminate() }
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return TouchwireRun(
-            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-            stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return monitor.finish(within: 20)
     }
 }

@@ -238,22 +238,6 @@ final class OutputPathTests: XCTestCase, TouchwireCommandLine {
 
     /// Runs touchwire, sends SIGTERM after `seconds` if it is still running, and collects it.
     private func runStopping(_ arguments: [String], after seconds: Double) throws -> TouchwireRun {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(50_000) }
-        if process.isRunning { process.terminate() }
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return TouchwireRun(
-            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-            stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        try start(arguments).finish(within: seconds)
     }
 }

@@ -68,22 +68,13 @@ final class SocketOutputTests: XCTestCase, TouchwireCommandLine {
             script: "demo", recognizers: ["tap"], extra: "[[output]]\ntype = \"socket\"\npath = \"\(path)\"\n"
         ).write(toFile: board, atomically: true, encoding: .utf8)
         XCTAssertEqual(chmod(board, 0o644), 0)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups", executable.path, "run", "--board", board,
-            "--status-file", "",
-        ]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(20)  // a guard against a takeover that runs on
-        while process.isRunning && Date() < deadline { usleep(50_000) }
-        if process.isRunning { process.terminate() }
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertNotEqual(process.terminationStatus, 0, stderr)
+        // Within 20 s: a guard against a takeover that runs on.
+        let result = try start(
+            ["run", "--board", board, "--status-file", ""],
+            launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        ).finish(within: 20)
+        let stderr = result.stderr
+        XCTAssertNotEqual(result.status, 0, stderr)
         XCTAssertTrue(
             stderr.contains("\(path): a socket file is there and checking whether it is in use failed"), stderr)
         var st = stat()
@@ -91,36 +82,5 @@ final class SocketOutputTests: XCTestCase, TouchwireCommandLine {
         XCTAssertEqual(st.st_uid, 0, "another user's socket took its place")
         XCTAssertNoThrow(try SocketTestClient(path: path), "root's server still listens")
         live.close()
-    }
-}
-
-/// A blocking Unix stream client for tests.
-final class SocketTestClient {
-    let fd: CInt
-    init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-        let r = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        if r != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    }
-    deinit { close(fd) }
-
-    func read(count: Int) -> [UInt8] {
-        var tv = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while out.count < count {
-            let n = recv(fd, &buffer, min(buffer.count, count - out.count), 0)
-            if n <= 0 { break }
-            out += buffer[0..<n]
-        }
-        return out
     }
 }

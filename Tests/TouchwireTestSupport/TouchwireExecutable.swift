@@ -52,6 +52,51 @@ extension TouchwireCommandLine {
     }
 }
 
+/// A `touchwire` started in the background (`TouchwireCommandLine.start`), its standard output
+/// and error on pipes, collected by `finish`.
+package final class RunningTouchwire {
+    package let process: Process
+    private let out = Pipe()
+    private let err = Pipe()
+
+    /// Starts `launcher` + `[executable]` + `arguments`: a launcher such as `setpriv … ` runs it as
+    /// another user.
+    init(executable: URL, arguments: [String], launcher: [String]) throws {
+        process = Process()
+        if let first = launcher.first {
+            process.executableURL = URL(fileURLWithPath: first)
+            process.arguments = Array(launcher.dropFirst()) + [executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+    }
+
+    /// Waits up to `seconds` for it to end (a guard against a hang, not a verdict), sends SIGTERM
+    /// if it has not, and collects it.
+    package func finish(within seconds: Double) -> TouchwireRun {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        if process.isRunning { process.terminate() }
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return TouchwireRun(
+            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
+            stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+}
+
+extension TouchwireCommandLine {
+    /// Starts touchwire with `arguments` in the background (through `launcher` when given).
+    package func start(_ arguments: [String], launcher: [String] = []) throws -> RunningTouchwire {
+        try RunningTouchwire(executable: executable, arguments: arguments, launcher: launcher)
+    }
+}
+
 /// The `touchwire` executable next to the test bundle (or the bundle's directory, or `debug/`).
 package let touchwireExecutable: URL = {
     let bundle = Bundle(for: BundleMarker.self).bundleURL
