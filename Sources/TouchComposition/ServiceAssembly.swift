@@ -152,7 +152,7 @@ extension PassthroughTracker {
             return PassthroughOutput(
                 screen: PassthroughTouchscreen(device: device, slots: slots),
                 forwarded: forwarded(board, engine: engine),
-                liftsOnTime: (p.heldEnds ?? .onTime) == .onTime)
+                liftsOnTime: p.heldEnds == .onTime)
         } catch {
             throw .pipeline(.passthrough(board: board.location, reason: "\(error)"))
         }
