@@ -25,7 +25,7 @@ package final class DisplayAgent: Sendable {
         return [off, on]
     }
 
-    /// The names of `commands(of:)`'s programs in logs.
+    /// The names of `[off_command, on_command]` in logs, wherever they run (agent or service).
     package static let names = ["display off_command", "display on_command"]
 
     /// `runner` runs `DisplayAgent.commands(of:)` (same indices: 0 off, 1 on).

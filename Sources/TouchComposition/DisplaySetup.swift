@@ -38,7 +38,7 @@ enum DisplaySetup {
                 throw .device(board: board.location, what: "exec.user", reason: "no user named \"\(user)\"")
             }
             let spawner = CommandSpawner(
-                commands: [off, on], names: ["display off_command", "display on_command"],
+                commands: [off, on], names: DisplayAgent.names,
                 environment: board.exec.environment, user: board.exec.user, clock: clock,
                 log: { [logger] message in logger.notice("\(message)") })
             output = .commands(spawner)

@@ -43,24 +43,26 @@ package final class SessionAgent {
     package static func commands(of board: BoardDescription, bindings: Bindings = .session)
         -> (commands: [ExecCommand], names: [String])
     {
-        var commands: [ExecCommand] = []
-        var names: [String] = []
-        for b in board.commandBindings {
-            guard case .exec(let c) = b.action, bindings.includes(c) else { continue }
-            commands.append(c)
-            names.append(b.recognizer)
+        let runs = execBindings(of: board, bindings)
+        return (runs.map(\.command), runs.map(\.binding.recognizer))
+    }
+
+    /// `board`'s exec bindings of kind `bindings` with their programs, in board order: the one
+    /// list both the runner's commands and the triggers index.
+    private static func execBindings(of board: BoardDescription, _ bindings: Bindings)
+        -> [(binding: CommandBindingDescription, command: ExecCommand)]
+    {
+        board.commandBindings.compactMap { b in
+            guard case .exec(let c) = b.action, bindings.includes(c) else { return nil }
+            return (b, c)
         }
-        return (commands, names)
     }
 
     /// `runner` runs `SessionAgent.commands(of: board, bindings: bindings).commands` (same indices).
     package init(board: BoardDescription, bindings: Bindings = .session, runner: any CommandRunner) {
-        var triggers: [Trigger] = []
-        for b in board.commandBindings {
-            guard case .exec(let c) = b.action, bindings.includes(c) else { continue }
-            triggers.append(Trigger(recognizer: b.recognizer, state: b.state.rawValue, command: triggers.count))
+        triggers = Self.execBindings(of: board, bindings).enumerated().map { i, run in
+            Trigger(recognizer: run.binding.recognizer, state: run.binding.state.rawValue, command: i)
         }
-        self.triggers = triggers
         self.runner = runner
     }
 
